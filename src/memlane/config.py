@@ -1,0 +1,149 @@
+"""Settings: defaults that work out of the box, overridden by a config file, then by ``MEMLANE_*`` env vars.
+
+Precedence, highest first: arguments given in code, environment variables (``MEMLANE_<FIELD>``), the config
+file (``MEMLANE_CONFIG``, else ``$MEMLANE_HOME/config.toml`` / ``config.yaml``), the defaults below.
+A config file may hold the keys at top level or under a ``memlane:`` (or seed 002's ``memory:``) section.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from contextvars import ContextVar
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+import yaml
+from pydantic import Field, ValidationError, field_validator
+from pydantic.fields import FieldInfo
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+
+from .errors import ConfigError
+
+__all__ = ["Settings", "default_home", "load_settings"]
+
+_config_file: ContextVar[Path | None] = ContextVar("memlane_config_file", default=None)
+
+
+def default_home() -> Path:
+    """The memlane home directory: ``$MEMLANE_HOME``, else the user's data dir (e.g. ~/.local/share/memlane)."""
+    env = os.environ.get("MEMLANE_HOME")
+    return Path(env).expanduser() if env else Path(platformdirs.user_data_dir("memlane"))
+
+
+class Settings(BaseSettings):
+    """Every tunable of memlane, with its default."""
+
+    model_config = SettingsConfigDict(env_prefix="MEMLANE_", extra="forbid", validate_default=True)
+
+    home: Path = Field(default_factory=default_home, description="Directory of the default database.")
+    database: str | None = Field(None, description="SQLite path or postgresql:// URL; default <home>/memlane.db.")
+    agent: str = Field("default", description="Agent (app, bot) whose memory is used when none is given.")
+    model: str = Field("gpt-4o-mini", description="Chat model whose tokenizer counts the context budget.")
+    encoding: str | None = Field(None, description="Tokenizer encoding (cl100k_base, o200k_base); else by model.")
+    max_history_tokens: int = Field(4000, ge=64, description="Default token budget of context() (seed 002).")
+    max_messages_in_context: int = Field(50, ge=1, description="Most recent messages context() considers.")
+    summarize_after: int = Field(30, ge=2, description="Unsummarized messages that trigger a summary.")
+    summarize_batch: int = Field(20, ge=1, description="Messages per rolling summary.")
+    auto_prune_days: int = Field(0, ge=0, description="Delete threads idle this many days on open; 0 = never.")
+    max_content_chars: int = Field(100_000, ge=1, description="Longest accepted message or fact content.")
+    busy_timeout_ms: int = Field(5000, ge=0, description="How long SQLite waits for a lock before retrying.")
+    lock_retries: int = Field(8, ge=0, description="Retries with backoff when the database stays locked.")
+    embedder: str = Field("minilm", description="minilm (local, offline), openai, fake or none.")
+    embedder_base_url: str | None = None
+    embedder_model: str | None = None
+    embedder_api_key: str | None = None
+    search_preset: str = Field("default", description="Named search preset used by recall().")
+    llm_provider: str | None = Field(None, description="openai, ollama, anthropic or none.")
+    llm_base_url: str | None = None
+    llm_api_key: str | None = None
+    llm_model: str | None = None
+    llm_timeout: float = Field(30.0, gt=0)
+
+    @field_validator("home", mode="before")
+    @classmethod
+    def _expand_home(cls, value: Any) -> Any:
+        return Path(value).expanduser() if isinstance(value, str | Path) else value
+
+    def database_location(self) -> str:
+        """The database to open: the configured path/URL, else ``<home>/memlane.db``."""
+        return self.database or str(self.home / "memlane.db")
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return (init_settings, env_settings, _FileSource(settings_cls))
+
+
+class _FileSource(PydanticBaseSettingsSource):
+    """Reads the optional TOML or YAML config file."""
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        return None, field_name, False  # unused: __call__ returns the whole mapping
+
+    def __call__(self) -> dict[str, Any]:
+        path = _config_file.get() or _find_config_file()
+        return read_config_file(path) if path else {}
+
+
+def _find_config_file() -> Path | None:
+    env = os.environ.get("MEMLANE_CONFIG")
+    if env:
+        path = Path(env).expanduser()
+        if not path.is_file():
+            raise ConfigError(f"MEMLANE_CONFIG points to {path}, which is not a file")
+        return path
+    home = default_home()
+    for name in ("config.toml", "config.yaml", "config.yml"):
+        if (home / name).is_file():
+            return home / name
+    return None
+
+
+def read_config_file(path: Path) -> dict[str, Any]:
+    """Parse a TOML or YAML config file into a flat mapping of setting names.
+
+    Raises:
+        ConfigError: the file cannot be read or parsed, or is not a mapping.
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+        data: Any = tomllib.loads(text) if path.suffix == ".toml" else yaml.safe_load(text)
+    except (OSError, tomllib.TOMLDecodeError, yaml.YAMLError) as exc:
+        raise ConfigError(f"cannot read config file {path}: {exc}") from exc
+    data = data or {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"config file {path} must hold a mapping of settings")
+    for section in ("memlane", "memory"):
+        if isinstance(data.get(section), dict):
+            data = {**{k: v for k, v in data.items() if k != section}, **data[section]}
+    if "storage_path" in data and "database" not in data:  # seed 002's name for it
+        data["database"] = data.pop("storage_path")
+    return {k: v for k, v in data.items() if k not in ("enabled", "strategy")}
+
+
+def load_settings(config_file: str | Path | None = None, **overrides: Any) -> Settings:
+    """Build :class:`Settings` from defaults, the config file, the environment and ``overrides``.
+
+    Raises:
+        ConfigError: a value is invalid or the config file is unusable.
+    """
+    token = _config_file.set(Path(config_file).expanduser() if config_file else None)
+    try:
+        if config_file and not Path(config_file).expanduser().is_file():
+            raise ConfigError(f"config file {config_file} does not exist")
+        return Settings(**{k: v for k, v in overrides.items() if v is not None})
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']) or 'settings'}: {err['msg']}" for err in exc.errors()
+        )
+        raise ConfigError(f"invalid settings: {problems}") from exc
+    finally:
+        _config_file.reset(token)

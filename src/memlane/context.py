@@ -1,0 +1,192 @@
+"""Context assembly: what to send to the model for the next turn, within a token budget.
+
+The result holds the system prompt, the latest summaries, relevant facts, recalled items and as many
+recent messages as fit. Its exact size (OpenAI chat framing, the configured tokenizer) never exceeds the
+budget: sections are filled within their shares, then the whole request is counted exactly and the
+least valuable pieces are dropped until it fits. Tool calls travel with their results or not at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import InvalidInput
+from .tokens import Tokenizer
+from .types import Fact, Hit, Message, Summary
+
+__all__ = ["Context", "ContextBudget", "assemble", "group_turns"]
+
+
+@dataclass(frozen=True, slots=True)
+class ContextBudget:
+    """Largest share of the budget each optional section may take (the rest goes to recent messages)."""
+
+    summaries: float = 0.15
+    facts: float = 0.15
+    recalled: float = 0.15
+
+
+@dataclass(slots=True)
+class Context:
+    """Seed 000's ConversationContext: ready to hand to a chat model with :meth:`to_messages`."""
+
+    system_prompt: str
+    summaries: list[Summary]
+    facts: list[Fact]
+    recalled: list[Hit]
+    messages: list[Message]
+    budget: int
+    encoding: str
+    tokens: int = 0
+    dropped_messages: int = 0
+    extra_sections: list[tuple[str, list[str]]] = field(default_factory=list)
+
+    def system_text(self) -> str:
+        """The system message: the prompt followed by one titled section per kind of memory."""
+        return render_system(self.system_prompt, self._sections())
+
+    def _sections(self) -> list[tuple[str, list[str]]]:
+        sections = list(self.extra_sections)
+        if self.summaries:
+            sections.append(("Summary of earlier conversation", [_summary_line(s) for s in self.summaries]))
+        if self.facts:
+            sections.append(("Remembered facts", [_fact_line(f) for f in self.facts]))
+        if self.recalled:
+            sections.append(("Related from past conversations", [_hit_line(h) for h in self.recalled]))
+        return sections
+
+    def to_messages(self) -> list[dict[str, Any]]:
+        """The request for an OpenAI-style chat API: one system message, then the recent messages."""
+        out: list[dict[str, Any]] = []
+        system = self.system_text()
+        if system:
+            out.append({"role": "system", "content": system})
+        out.extend(m.to_openai() for m in self.messages)
+        return out
+
+
+def render_system(prompt: str, sections: Sequence[tuple[str, Sequence[str]]]) -> str:
+    """The system prompt with ``## title`` sections of ``- item`` lines appended."""
+    parts = [prompt] if prompt else []
+    for title, lines in sections:
+        if lines:
+            parts.append(f"## {title}\n" + "\n".join(f"- {line}" for line in lines))
+    return "\n\n".join(parts)
+
+
+def _summary_line(s: Summary) -> str:
+    return s.content.strip()
+
+
+def _fact_line(f: Fact) -> str:
+    about = f" (about {f.subject})" if f.subject else ""
+    shared = " (shared)" if f.visibility == "shared" and f.owner is not None else ""
+    return f"[{f.category}] {f.content.strip()}{about}{shared}"
+
+
+def _hit_line(h: Hit) -> str:
+    who = f"{h.user}: " if h.user else ""
+    return f"[{h.created_at:%Y-%m-%d}] {who}{h.text.strip()}"
+
+
+def group_turns(messages: Sequence[Message]) -> list[list[Message]]:
+    """Split messages into units that must stay together: an assistant message with tool calls and the
+    tool results that answer it form one unit; every other message is a unit of its own. Tool results
+    whose call is not in ``messages`` are dropped (they would be orphans)."""
+    units: list[list[Message]] = []
+    open_calls: dict[str, list[Message]] = {}
+    for msg in messages:
+        if msg.role == "tool":
+            unit = open_calls.get(msg.tool_call_id or "")
+            if unit is not None:
+                unit.append(msg)
+            continue
+        unit = [msg]
+        units.append(unit)
+        if msg.role == "assistant" and msg.tool_calls:
+            for call in msg.tool_calls:
+                open_calls[str(call.get("id"))] = unit
+    return units
+
+
+def assemble(
+    *,
+    tokenizer: Tokenizer,
+    budget: int,
+    system_prompt: str,
+    summaries: Sequence[Summary],
+    facts: Sequence[Fact],
+    recalled: Sequence[Hit],
+    recent: Sequence[Message],
+    shares: ContextBudget | None = None,
+    extra_sections: Sequence[tuple[str, Sequence[str]]] = (),
+) -> Context:
+    """Fit the pieces into ``budget`` tokens, most recent messages first.
+
+    Raises:
+        InvalidInput: the system prompt alone (with the request framing) exceeds the budget.
+    """
+    shares = shares or ContextBudget()
+    ctx = Context(
+        system_prompt=system_prompt,
+        summaries=[],
+        facts=[],
+        recalled=[],
+        messages=[],
+        budget=budget,
+        encoding=tokenizer.encoding,
+        extra_sections=[(title, list(lines)) for title, lines in extra_sections],
+    )
+    base = tokenizer.count_messages(ctx.to_messages()) if (system_prompt or extra_sections) else 3
+    if base > budget:
+        raise InvalidInput(f"the system prompt alone needs {base} tokens, more than the budget of {budget}")
+    used = base + (0 if (system_prompt or extra_sections) else 4)  # a system message costs its framing
+
+    def take(items: Sequence[Any], line: Any, share: float, title: str) -> list[Any]:
+        nonlocal used
+        cap = int(budget * share)
+        spent = tokenizer.count(f"\n\n## {title}\n") if items else 0
+        chosen: list[Any] = []
+        for item in items:
+            cost = tokenizer.count(f"- {line(item)}\n")
+            if spent + cost > cap or used + spent + cost > budget:
+                continue
+            chosen.append(item)
+            spent += cost
+        if chosen:
+            used += spent
+        return chosen
+
+    ctx.summaries = take(summaries, _summary_line, shares.summaries, "Summary of earlier conversation")
+    ctx.facts = take(facts, _fact_line, shares.facts, "Remembered facts")
+    ctx.recalled = take(recalled, _hit_line, shares.recalled, "Related from past conversations")
+
+    units = group_turns(recent)
+    kept: list[list[Message]] = []
+    for unit in reversed(units):
+        cost = sum(tokenizer.count_message(m.to_openai()) for m in unit)
+        if used + cost > budget:
+            break
+        kept.append(unit)
+        used += cost
+    ctx.messages = [m for unit in reversed(kept) for m in unit]
+
+    # Exact count of the final request; drop the least valuable pieces until it fits.
+    ctx.tokens = tokenizer.count_messages(ctx.to_messages())
+    while ctx.tokens > budget:
+        if kept:
+            kept.pop()  # the oldest unit
+            ctx.messages = [m for unit in reversed(kept) for m in unit]
+        elif ctx.recalled:
+            ctx.recalled.pop()
+        elif ctx.facts:
+            ctx.facts.pop()
+        elif ctx.summaries:
+            ctx.summaries.pop()
+        else:  # pragma: no cover - base <= budget was checked above
+            break
+        ctx.tokens = tokenizer.count_messages(ctx.to_messages())
+    ctx.dropped_messages = len(recent) - len(ctx.messages)
+    return ctx

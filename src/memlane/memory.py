@@ -1,0 +1,680 @@
+"""The ``Memory`` facade: the one object a bot or agent talks to.
+
+A ``Memory`` is bound to one agent (the app or bot that owns the memory, the hard isolation boundary)
+and to one store. It validates every input before writing, counts tokens with the configured model's
+tokenizer, and assembles token-budgeted context. It is safe to share between threads; several
+processes may open the same store.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import IO, Any
+
+from .config import Settings, load_settings
+from .context import Context, assemble
+from .errors import Forbidden, InvalidInput, NotFound
+from .retrieval import SearchConfig, Searcher, get_preset
+from .store import FactFilter, Scope, Store, StoreStatus, open_store
+from .tokens import Tokenizer, encoding_for, get_tokenizer
+from .types import Fact, FactChange, Hit, Message, Summary, Thread
+from .validation import (
+    NewFact,
+    NewMessage,
+    check_category,
+    check_content,
+    check_importance,
+    check_key,
+    check_metadata,
+    check_optional_key,
+    check_visibility,
+    new_message,
+    new_message_from_item,
+)
+
+__all__ = ["EXPORT_FORMAT", "Memory"]
+
+EXPORT_FORMAT = "memlane-export"
+EXPORT_VERSION = 1
+_KINDS = ("message", "fact", "summary")
+
+
+def _utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Memory:
+    """Long-term memory for one agent: conversation threads, remembered facts, recall and context.
+
+    Args:
+        path_or_url: a SQLite file path (``sqlite:///`` URLs too) or a ``postgresql://`` URL; default
+            ``<MEMLANE_HOME>/memlane.db``.
+        agent: the agent whose memory this is; default from settings (``"default"``).
+        settings: settings to use instead of loading them from env and config file.
+        store: an already open store (then ``path_or_url`` must be None); it is not closed by ``close``.
+        clock: returns the current time (tests and imports inject their own).
+        config_file: a TOML/YAML config file to read settings from.
+
+    Raises:
+        ConfigError: settings are invalid. StorageError: the database cannot be opened.
+    """
+
+    def __init__(
+        self,
+        path_or_url: str | Path | None = None,
+        *,
+        agent: str | None = None,
+        settings: Settings | None = None,
+        store: Store | None = None,
+        tokenizer: Tokenizer | None = None,
+        clock: Callable[[], datetime] | None = None,
+        config_file: str | Path | None = None,
+    ) -> None:
+        self.settings = settings or load_settings(config_file)
+        self.agent = check_key(agent if agent is not None else self.settings.agent, "agent")
+        if store is not None and path_or_url is not None:
+            raise InvalidInput("give either path_or_url or store, not both")
+        self._owns_store = store is None
+        self.store: Store = store or open_store(
+            str(path_or_url) if path_or_url is not None else self.settings.database_location(),
+            busy_timeout_ms=self.settings.busy_timeout_ms,
+            lock_retries=self.settings.lock_retries,
+        )
+        self.tokenizer = tokenizer or get_tokenizer(self.settings.encoding or encoding_for(self.settings.model))
+        self.clock = clock or _utcnow
+        self.searcher = Searcher(self.store)
+        if self.settings.auto_prune_days and self._owns_store:
+            self.prune(self.settings.auto_prune_days)
+
+    # -- lifecycle ----------------------------------------------------------------------------------
+    def close(self) -> None:
+        """Close the store (unless it was handed in)."""
+        if self._owns_store:
+            self.store.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Memory({self.store.location!r}, agent={self.agent!r})"
+
+    def for_agent(self, agent: str) -> Memory:
+        """A view of the same store for another agent (closing it does not close the store)."""
+        other = Memory(
+            agent=agent, settings=self.settings, store=self.store, tokenizer=self.tokenizer, clock=self.clock
+        )
+        other.searcher = self.searcher
+        return other
+
+    def _now(self) -> datetime:
+        now = self.clock()
+        return now if now.tzinfo else now.replace(tzinfo=UTC)
+
+    # -- messages and threads -----------------------------------------------------------------------
+    def _count(self, item: NewMessage) -> int:
+        return self.tokenizer.count_message(
+            {
+                "role": item.role,
+                "content": item.content,
+                "name": item.name,
+                "tool_calls": item.tool_calls,
+                "tool_call_id": item.tool_call_id,
+            }
+        )
+
+    def add_message(
+        self,
+        thread: str,
+        role: str,
+        content: str | None,
+        *,
+        user: str | None = None,
+        name: str | None = None,
+        tool_calls: list[dict[str, Any]] | str | None = None,
+        tool_call_id: str | None = None,
+        created_at: datetime | str | None = None,
+        metadata: Mapping[str, Any] | str | None = None,
+    ) -> Message:
+        """Append one message to ``thread`` (created on first use) and return it as stored.
+
+        ``content`` may be empty only for an assistant message that carries ``tool_calls``.
+        ``created_at`` (datetime or ISO text; naive means UTC) lets you import history.
+
+        Raises:
+            InvalidInput: a field is invalid (nothing is stored). StorageError: the write failed.
+        """
+        item = new_message(
+            role,
+            content,
+            user=user,
+            name=name,
+            tool_calls=tool_calls,
+            tool_call_id=tool_call_id,
+            created_at=created_at,
+            metadata=metadata,
+            max_chars=self.settings.max_content_chars,
+        )
+        key = check_key(thread, "thread")
+        return self.store.add_messages(self.agent, key, [item], [self._count(item)], self._now())[0]
+
+    def add_messages(self, thread: str, items: Iterable[Mapping[str, Any]]) -> list[Message]:
+        """Append several messages in one transaction: all are stored, or none.
+
+        Each item is a dict with :meth:`add_message`'s keys (``role`` and ``content`` required).
+
+        Raises:
+            InvalidInput: an item is invalid (its index is in the message; nothing is stored).
+        """
+        key = check_key(thread, "thread")
+        checked = [new_message_from_item(item, i, self.settings.max_content_chars) for i, item in enumerate(items)]
+        return self.store.add_messages(self.agent, key, checked, [self._count(m) for m in checked], self._now())
+
+    def history(self, thread: str, limit: int | None = None) -> list[Message]:
+        """The thread's messages in order; with ``limit``, the last ``limit``. Empty for an unknown thread."""
+        if limit is not None and limit < 0:
+            raise InvalidInput("limit must not be negative")
+        return self.store.messages(self.agent, check_key(thread, "thread"), limit=limit)
+
+    def thread(self, thread: str) -> Thread:
+        """The thread's record.
+
+        Raises:
+            NotFound: no such thread in this agent.
+        """
+        found = self.store.get_thread(self.agent, check_key(thread, "thread"))
+        if found is None:
+            raise NotFound(f"no thread {thread!r} in agent {self.agent!r}")
+        return found
+
+    def threads(
+        self, user: str | None = None, *, status: str | None = None, limit: int | None = None, offset: int = 0
+    ) -> list[Thread]:
+        """Threads, most recently active first; with ``user``, only those the user wrote in."""
+        if status not in (None, "open", "ended"):
+            raise InvalidInput(f"status must be 'open' or 'ended', not {status!r}")
+        return self.store.list_threads(
+            self.agent, user=check_optional_key(user, "user"), status=status, limit=limit, offset=offset
+        )
+
+    def set_thread(
+        self, thread: str, *, system_prompt: str | None = None, metadata: Mapping[str, Any] | str | None = None
+    ) -> Thread:
+        """Create the thread if needed and set its system prompt and/or metadata."""
+        prompt = None
+        if system_prompt is not None:
+            prompt = check_content(system_prompt, "system_prompt", self.settings.max_content_chars, allow_empty=True)
+        meta = None if metadata is None else check_metadata(metadata)
+        return self.store.upsert_thread(
+            self.agent, check_key(thread, "thread"), self._now(), system_prompt=prompt, metadata=meta
+        )
+
+    def reset(self, thread: str) -> int:
+        """Clear the conversation (messages and its summaries) but keep facts; returns messages cleared.
+
+        Raises:
+            NotFound: no such thread.
+        """
+        return self.store.clear_thread(self.agent, check_key(thread, "thread"))
+
+    def delete_thread(self, thread: str) -> None:
+        """Delete the thread, its messages and summaries (facts learned from it stay).
+
+        Raises:
+            NotFound: no such thread.
+        """
+        if not self.store.delete_thread(self.agent, check_key(thread, "thread")):
+            raise NotFound(f"no thread {thread!r} in agent {self.agent!r}")
+
+    def prune(self, older_than_days: float) -> int:
+        """Delete threads with no activity for ``older_than_days`` days; returns how many."""
+        if isinstance(older_than_days, bool) or not isinstance(older_than_days, int | float) or older_than_days < 0:
+            raise InvalidInput("older_than_days must be a non-negative number")
+        return self.store.prune_threads(self.agent, self._now() - timedelta(days=older_than_days))
+
+    def end(self, thread: str) -> Thread:
+        """Mark the conversation ended.
+
+        Raises:
+            NotFound: no such thread.
+        """
+        key = check_key(thread, "thread")
+        if self.store.get_thread(self.agent, key) is None:
+            raise NotFound(f"no thread {thread!r} in agent {self.agent!r}")
+        return self.store.upsert_thread(self.agent, key, self._now(), status="ended")
+
+    # -- facts --------------------------------------------------------------------------------------
+    def remember(
+        self,
+        content: str,
+        *,
+        user: str | None = None,
+        category: str = "fact",
+        importance: int = 3,
+        visibility: str = "private",
+        subject: str | None = None,
+        metadata: Mapping[str, Any] | str | None = None,
+        thread: str | None = None,
+    ) -> Fact:
+        """Store a fact owned by ``user`` (None: the agent's own memory, visible to all its users).
+
+        Raises:
+            InvalidInput: a field is invalid.
+        """
+        fact = NewFact(
+            content=check_content(content, "content", self.settings.max_content_chars).strip(),
+            category=check_category(category),
+            importance=check_importance(importance),
+            owner=check_optional_key(user, "user"),
+            subject=check_optional_key(subject, "subject"),
+            visibility=check_visibility(visibility),
+            metadata=check_metadata(metadata),
+            source_thread=check_optional_key(thread, "thread"),
+        )
+        return self.store.add_fact(self.agent, fact, actor=fact.owner, now=self._now())
+
+    def fact(self, fact_id: int) -> Fact:
+        """One fact by id.
+
+        Raises:
+            NotFound: no such fact in this agent.
+        """
+        found = self.store.get_facts(self.agent, [_check_id(fact_id)])
+        if not found:
+            raise NotFound(f"no fact {fact_id} in agent {self.agent!r}")
+        return found[0]
+
+    def facts(
+        self,
+        user: str | None = None,
+        *,
+        subject: str | None = None,
+        category: str | None = None,
+        visibility: str | None = None,
+        thread: str | None = None,
+        all_users: bool = False,
+        include_superseded: bool = False,
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> list[Fact]:
+        """Facts ``user`` may see: their own, shared ones and the agent's own (``user=None``: the last two).
+
+        ``all_users=True`` lists every user's facts (an admin view). Most important first.
+        """
+        flt = FactFilter(
+            user=check_optional_key(user, "user"),
+            all_users=all_users,
+            subject=subject,
+            category=None if category is None else check_category(category),
+            visibility=None if visibility is None else check_visibility(visibility),
+            thread=thread,
+            include_superseded=include_superseded,
+        )
+        return self.store.list_facts(self.agent, flt, limit=limit, offset=offset)
+
+    def _owned(self, fact_id: int, user: str | None) -> Fact:
+        fact = self.fact(fact_id)
+        if user is not None and fact.owner != user:
+            raise Forbidden(f"fact {fact_id} belongs to {fact.owner or 'the agent'!r}, not to {user!r}")
+        return fact
+
+    def update_fact(
+        self,
+        fact_id: int,
+        *,
+        content: str | None = None,
+        category: str | None = None,
+        importance: int | None = None,
+        visibility: str | None = None,
+        subject: str | None = None,
+        metadata: Mapping[str, Any] | str | None = None,
+        user: str | None = None,
+    ) -> Fact:
+        """Change a fact; the change is recorded in its history. ``user`` acts as the owner (checked).
+
+        Raises:
+            NotFound: no such fact. Forbidden: ``user`` does not own it. InvalidInput: a bad value.
+        """
+        changes: dict[str, Any] = {}
+        if content is not None:
+            changes["content"] = check_content(content, "content", self.settings.max_content_chars).strip()
+        if category is not None:
+            changes["category"] = check_category(category)
+        if importance is not None:
+            changes["importance"] = check_importance(importance)
+        if visibility is not None:
+            changes["visibility"] = check_visibility(visibility)
+        if subject is not None:
+            changes["subject"] = check_key(subject, "subject")
+        if metadata is not None:
+            changes["metadata"] = check_metadata(metadata)
+        self._owned(_check_id(fact_id), check_optional_key(user, "user"))
+        return self.store.update_fact(self.agent, fact_id, changes, actor=user, now=self._now(), action="update")
+
+    def forget(self, fact_id: int, *, user: str | None = None, purge: bool = False) -> Fact:
+        """Delete a fact and return what it was. Its history keeps a 'delete' entry unless ``purge``.
+
+        Raises:
+            NotFound: no such fact. Forbidden: ``user`` does not own it.
+        """
+        fact = self._owned(_check_id(fact_id), check_optional_key(user, "user"))
+        self.store.delete_facts(self.agent, [fact.id], actor=user, now=self._now(), purge_history=purge)
+        return fact
+
+    def forget_all(
+        self,
+        user: str | None = None,
+        *,
+        subject: str | None = None,
+        category: str | None = None,
+        thread: str | None = None,
+        purge: bool = False,
+    ) -> int:
+        """Delete the facts ``user`` owns (``user=None``: the agent's own facts); returns how many.
+
+        Never touches another agent, nor facts another user owns, shared or not.
+        """
+        flt = FactFilter(
+            user=check_optional_key(user, "user"),
+            owned_only=True,
+            subject=subject,
+            category=None if category is None else check_category(category),
+            thread=thread,
+            include_superseded=True,
+        )
+        ids = [f.id for f in self.store.list_facts(self.agent, flt, limit=None)]
+        return self.store.delete_facts(self.agent, ids, actor=user, now=self._now(), purge_history=purge)
+
+    def fact_history(self, fact_id: int) -> list[FactChange]:
+        """Every change made to a fact, oldest first (kept after the fact is forgotten).
+
+        Raises:
+            NotFound: the fact never existed in this agent.
+        """
+        changes = self.store.fact_history(self.agent, _check_id(fact_id))
+        if not changes:
+            raise NotFound(f"no fact {fact_id} in agent {self.agent!r}")
+        return changes
+
+    # -- recall and context -------------------------------------------------------------------------
+    def recall(
+        self,
+        query: str,
+        *,
+        user: str | None = None,
+        thread: str | None = None,
+        limit: int = 5,
+        kinds: Sequence[str] | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        include_superseded: bool = False,
+        preset: str | SearchConfig | None = None,
+    ) -> list[Hit]:
+        """Ranked memories relevant to ``query``: messages, facts and summaries the scope allows.
+
+        ``user`` limits facts to the user's own, shared and agent-level ones and messages to the user's
+        threads (unless ``thread`` is given). ``kinds`` picks among "message", "fact", "summary".
+
+        Raises:
+            InvalidInput: empty query, bad limit or kind.
+        """
+        text = check_content(query, "query", self.settings.max_content_chars)
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise InvalidInput("limit must be a positive integer")
+        wanted = tuple(kinds) if kinds is not None else _KINDS
+        bad = [k for k in wanted if k not in _KINDS]
+        if bad:
+            raise InvalidInput(f"unknown kinds {bad}; use {', '.join(_KINDS)}")
+        scope = Scope(
+            user=check_optional_key(user, "user"),
+            thread=check_optional_key(thread, "thread"),
+            kinds=wanted,
+            since=since,
+            until=until,
+            include_superseded=include_superseded,
+        )
+        config = preset if isinstance(preset, SearchConfig) else get_preset(preset or self.settings.search_preset)
+        candidates = self.searcher.search(self.agent, text, scope, limit, config)
+        hits = self._hydrate(candidates)
+        fact_ids = [h.id for h in hits if h.kind == "fact"]
+        if fact_ids:
+            self.store.touch_facts(self.agent, fact_ids, self._now())
+        return hits
+
+    def _hydrate(self, candidates: Sequence[Any]) -> list[Hit]:
+        ids: dict[str, list[int]] = {"message": [], "fact": [], "summary": []}
+        for cand in candidates:
+            ids[cand.kind].append(cand.id)
+        messages = {m.id: m for m in self.store.get_messages(self.agent, ids["message"])}
+        facts = {f.id: f for f in self.store.get_facts(self.agent, ids["fact"])}
+        summaries = {s.id: s for s in self.store.get_summaries(self.agent, ids["summary"])}
+        hits: list[Hit] = []
+        for cand in candidates:
+            if cand.kind == "message" and cand.id in messages:
+                hits.append(_message_hit(messages[cand.id], cand.score))
+            elif cand.kind == "fact" and cand.id in facts:
+                hits.append(_fact_hit(facts[cand.id], cand.score))
+            elif cand.kind == "summary" and cand.id in summaries:
+                hits.append(_summary_hit(summaries[cand.id], cand.score))
+        return hits
+
+    def context(
+        self,
+        thread: str,
+        *,
+        query: str | None = None,
+        user: str | None = None,
+        budget: int | None = None,
+        system_prompt: str | None = None,
+    ) -> Context:
+        """Assemble what to send to the model next, never more than ``budget`` tokens (default
+        ``max_history_tokens``): system prompt (given, else the thread's), latest summaries, facts
+        ``user`` may see (the most relevant to ``query`` first), items recalled for ``query`` from
+        outside the recent window, and as many recent messages as fit.
+
+        Raises:
+            InvalidInput: bad budget, or the system prompt alone exceeds it.
+        """
+        key = check_key(thread, "thread")
+        budget = self.settings.max_history_tokens if budget is None else budget
+        if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
+            raise InvalidInput("budget must be a positive integer")
+        viewer = check_optional_key(user, "user")
+        info = self.store.get_thread(self.agent, key)
+        prompt = system_prompt if system_prompt is not None else (info.system_prompt if info else "") or ""
+        recent = self.store.messages(self.agent, key, limit=self.settings.max_messages_in_context)
+        summaries = self.store.summaries(self.agent, thread=key, kind="rolling", limit=3)
+        facts = self._context_facts(viewer, query)
+        recalled: list[Hit] = []
+        if query and query.strip():
+            recent_ids = {m.id for m in recent}
+            hits = self.recall(query, user=viewer, limit=8, kinds=("message", "summary"))
+            recalled = [h for h in hits if h.message_id not in recent_ids and not _in_summaries(h, summaries)]
+        ctx = assemble(
+            tokenizer=self.tokenizer,
+            budget=budget,
+            system_prompt=prompt,
+            summaries=list(reversed(summaries)),
+            facts=facts,
+            recalled=recalled,
+            recent=recent,
+        )
+        if ctx.facts:
+            self.store.touch_facts(self.agent, [f.id for f in ctx.facts], self._now())
+        return ctx
+
+    def _context_facts(self, viewer: str | None, query: str | None) -> list[Fact]:
+        listed = self.store.list_facts(self.agent, FactFilter(user=viewer), limit=50)
+        if not query or not query.strip():
+            return listed
+        relevant = self.searcher.search(
+            self.agent, query, Scope(user=viewer, kinds=("fact",)), 20, get_preset(self.settings.search_preset)
+        )
+        first = {c.id for c in relevant}
+        ranked = self.store.get_facts(self.agent, [c.id for c in relevant])
+        order = {c.id: i for i, c in enumerate(relevant)}
+        ranked.sort(key=lambda f: order[f.id])
+        return ranked + [f for f in listed if f.id not in first]
+
+    def summaries(
+        self, thread: str | None = None, *, kind: str | None = None, limit: int | None = None
+    ) -> list[Summary]:
+        """Stored summaries, newest first."""
+        return self.store.summaries(self.agent, thread=check_optional_key(thread, "thread"), kind=kind, limit=limit)
+
+    def count_tokens(self, text: str) -> int:
+        """Tokens of ``text`` with the configured model's tokenizer."""
+        return self.tokenizer.count(text)
+
+    def status(self) -> StoreStatus:
+        """Backend, location, schema version and this agent's row counts."""
+        return self.store.status(self.agent)
+
+    # -- export / import ----------------------------------------------------------------------------
+    def export_records(self, threads: Sequence[str] | None = None) -> Iterator[dict[str, Any]]:
+        """This agent's threads, messages, summaries, facts and fact history as JSON-ready dicts."""
+        yield {"type": "header", "format": EXPORT_FORMAT, "version": EXPORT_VERSION, "agent": self.agent}
+        yield from self.store.export_records(self.agent, threads)
+
+    def export(self, target: str | Path | IO[str], *, threads: Sequence[str] | None = None) -> int:
+        """Write the agent's memory as JSON Lines to a path or text stream; returns records written."""
+        count = 0
+        with _open_text(target, "w") as out:
+            for record in self.export_records(threads):
+                out.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+                count += 1
+        return count
+
+    def import_(self, source: str | Path | IO[str], *, on_conflict: str = "error") -> dict[str, int]:
+        """Load a JSON Lines export into this agent in one transaction; returns counts per record type.
+
+        ``on_conflict`` decides what happens to a thread that already exists: "error", "skip" or "replace".
+
+        Raises:
+            InvalidInput: the file is not a memlane export or a record is malformed (nothing is written).
+            Conflict: a thread exists and ``on_conflict="error"``.
+        """
+        if on_conflict not in ("error", "skip", "replace"):
+            raise InvalidInput("on_conflict must be 'error', 'skip' or 'replace'")
+        records: list[dict[str, Any]] = []
+        with _open_text(source, "r") as src:
+            for number, line in enumerate(src, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise InvalidInput(f"line {number} is not JSON: {exc}") from exc
+                if not isinstance(record, dict) or "type" not in record:
+                    raise InvalidInput(f"line {number} is not a memlane record")
+                records.append(record)
+        if not records or records[0].get("format") != EXPORT_FORMAT:
+            raise InvalidInput("not a memlane export (the first line must be its header)")
+        if records[0].get("version") != EXPORT_VERSION:
+            raise InvalidInput(f"unsupported export version {records[0].get('version')!r}")
+        body = records[1:]
+        for number, record in enumerate(body, start=2):
+            _check_record(record, number, self.settings.max_content_chars)
+            if record["type"] == "message":
+                item = new_message_from_item(
+                    {k: record.get(k) for k in ("role", "content", "user", "name", "tool_calls", "tool_call_id")},
+                    number,
+                    self.settings.max_content_chars,
+                )
+                record["token_count"] = self._count(item)
+        return self.store.import_records(self.agent, body, on_conflict=on_conflict)
+
+
+class _open_text:
+    """Open a path, or pass a text stream through (without closing it)."""
+
+    def __init__(self, target: str | Path | IO[str], mode: str) -> None:
+        self.target, self.mode = target, mode
+        self.file: IO[str] | None = None
+
+    def __enter__(self) -> IO[str]:
+        if isinstance(self.target, str | Path):
+            try:
+                self.file = open(self.target, self.mode, encoding="utf-8")
+            except OSError as exc:
+                raise InvalidInput(f"cannot open {self.target}: {exc}") from exc
+            return self.file
+        return self.target
+
+    def __exit__(self, *exc: object) -> None:
+        if self.file is not None:
+            self.file.close()
+
+
+def _check_id(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidInput(f"an id must be a positive integer, not {value!r}")
+    return value
+
+
+def _check_record(record: dict[str, Any], number: int, max_chars: int) -> None:
+    kind = record.get("type")
+    try:
+        if kind in ("message", "fact", "summary"):
+            check_content(record.get("content"), f"line {number} content", max_chars, allow_empty=kind == "message")
+        if kind == "fact":
+            check_importance(record.get("importance"))
+            check_visibility(record.get("visibility"))
+            check_category(record.get("category"))
+        if kind in ("thread", "message"):
+            check_key(record.get("thread"), f"line {number} thread")
+    except InvalidInput as exc:
+        raise InvalidInput(f"line {number}: {exc}") from exc
+
+
+def _in_summaries(hit: Hit, summaries: Sequence[Summary]) -> bool:
+    return hit.kind == "summary" and any(s.id == hit.id for s in summaries)
+
+
+def _message_hit(m: Message, score: float) -> Hit:
+    return Hit(
+        kind="message",
+        id=m.id,
+        text=m.content,
+        score=score,
+        thread=m.thread,
+        message_id=m.id,
+        created_at=m.created_at,
+        metadata=m.metadata,
+        user=m.name or m.user,
+        seq=m.seq,
+        message_ids=(m.id,),
+    )
+
+
+def _fact_hit(f: Fact, score: float) -> Hit:
+    return Hit(
+        kind="fact",
+        id=f.id,
+        text=f.content,
+        score=score,
+        thread=f.source_thread,
+        message_id=None,
+        created_at=f.created_at,
+        metadata={**f.metadata, "category": f.category, "importance": f.importance, "visibility": f.visibility},
+        user=f.owner,
+    )
+
+
+def _summary_hit(s: Summary, score: float) -> Hit:
+    return Hit(
+        kind="summary",
+        id=s.id,
+        text=s.content,
+        score=score,
+        thread=s.thread,
+        message_id=None,
+        created_at=s.created_at,
+        metadata={**s.metadata, "from_seq": s.from_seq, "to_seq": s.to_seq, "summary_kind": s.kind},
+        user=s.owner,
+    )

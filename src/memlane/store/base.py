@@ -1,0 +1,214 @@
+"""The storage contract every backend implements (SQLite now, PostgreSQL next).
+
+Above this layer nothing knows which database it talks to: no SQL, no SQLite-isms. Every method that
+writes is one transaction; every method takes the agent name first, and never reads or writes outside
+that agent. ``tests/test_store_contract.py`` is the contract's test suite, run on every backend.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+from ..types import Fact, FactChange, Message, Summary, Thread
+from ..validation import NewFact, NewMessage
+
+__all__ = ["Candidate", "FactFilter", "Scope", "Store", "StoreStatus"]
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """Hard filters applied inside a search, never after it.
+
+    ``user`` narrows facts to the user's own, shared and agent-level ones, and messages/summaries to the
+    threads the user took part in (unless ``thread`` names one). ``user=None`` sees only shared and
+    agent-level facts.
+    """
+
+    user: str | None = None
+    thread: str | None = None
+    kinds: tuple[str, ...] = ("message", "fact", "summary")
+    since: datetime | None = None
+    until: datetime | None = None
+    include_superseded: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One search result before hydration: what it is, and how well it matched (higher is better)."""
+
+    kind: Literal["message", "fact", "summary"]
+    id: int
+    score: float
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class FactFilter:
+    """Which facts to list or delete. ``user`` is the viewer/owner as in :class:`Scope`."""
+
+    user: str | None = None
+    all_users: bool = False
+    owned_only: bool = False
+    subject: str | None = None
+    category: str | None = None
+    visibility: str | None = None
+    thread: str | None = None
+    include_superseded: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StoreStatus:
+    """What ``memlane db status`` shows."""
+
+    backend: str
+    location: str
+    schema_version: int
+    counts: dict[str, int] = field(default_factory=dict)
+    meta: dict[str, str] = field(default_factory=dict)
+
+
+class Store(ABC):
+    """A memlane database. Safe to share between threads; several processes may open the same one."""
+
+    backend: str
+    location: str
+
+    # -- lifecycle and schema -------------------------------------------------------------------
+    @abstractmethod
+    def close(self) -> None:
+        """Release connections. The store must not be used afterwards."""
+
+    @abstractmethod
+    def schema_version(self) -> int:
+        """The number of the newest migration applied."""
+
+    @abstractmethod
+    def status(self, agent: str | None = None) -> StoreStatus:
+        """Location, schema version and row counts (of one agent, or of all)."""
+
+    @abstractmethod
+    def get_meta(self, key: str) -> str | None:
+        """A value of the store's own key/value table (embedding model, dimension ...)."""
+
+    @abstractmethod
+    def set_meta(self, key: str, value: str) -> None:
+        """Set a value of the store's key/value table."""
+
+    # -- threads and messages -------------------------------------------------------------------
+    @abstractmethod
+    def add_messages(
+        self, agent: str, thread: str, items: Sequence[NewMessage], token_counts: Sequence[int], now: datetime
+    ) -> list[Message]:
+        """Append messages to a thread (created if new) in one transaction; sequence numbers are gap-free."""
+
+    @abstractmethod
+    def get_thread(self, agent: str, thread: str) -> Thread | None:
+        """The thread, or None."""
+
+    @abstractmethod
+    def list_threads(
+        self, agent: str, *, user: str | None, status: str | None, limit: int | None, offset: int
+    ) -> list[Thread]:
+        """Threads, most recently updated first, optionally only those ``user`` took part in."""
+
+    @abstractmethod
+    def upsert_thread(
+        self,
+        agent: str,
+        thread: str,
+        now: datetime,
+        *,
+        system_prompt: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        status: str | None = None,
+    ) -> Thread:
+        """Create the thread if needed and set the given fields (None leaves a field as it is)."""
+
+    @abstractmethod
+    def messages(
+        self,
+        agent: str,
+        thread: str,
+        *,
+        limit: int | None = None,
+        before_seq: int | None = None,
+        after_seq: int | None = None,
+        unsummarized_only: bool = False,
+    ) -> list[Message]:
+        """Messages in order of ``seq``; with ``limit``, the newest ``limit`` of them (still in order)."""
+
+    @abstractmethod
+    def get_messages(self, agent: str, ids: Sequence[int]) -> list[Message]:
+        """The messages with these ids that belong to ``agent`` (missing ids are skipped), in id order."""
+
+    @abstractmethod
+    def clear_thread(self, agent: str, thread: str) -> int:
+        """Delete the thread's messages and summaries, keep the thread; returns messages deleted."""
+
+    @abstractmethod
+    def delete_thread(self, agent: str, thread: str) -> bool:
+        """Delete the thread with its messages and summaries; facts stay. False if it did not exist."""
+
+    @abstractmethod
+    def prune_threads(self, agent: str, updated_before: datetime) -> int:
+        """Delete threads last active before the cutoff; returns how many."""
+
+    # -- facts ----------------------------------------------------------------------------------
+    @abstractmethod
+    def add_fact(self, agent: str, fact: NewFact, *, actor: str | None, now: datetime) -> Fact:
+        """Store a fact and its 'create' history entry in one transaction."""
+
+    @abstractmethod
+    def get_facts(self, agent: str, ids: Sequence[int]) -> list[Fact]:
+        """The facts with these ids in ``agent`` (missing ids skipped), in id order."""
+
+    @abstractmethod
+    def list_facts(self, agent: str, flt: FactFilter, *, limit: int | None, offset: int = 0) -> list[Fact]:
+        """Facts visible under the filter, most important then most recent first."""
+
+    @abstractmethod
+    def update_fact(
+        self, agent: str, fact_id: int, changes: dict[str, Any], *, actor: str | None, now: datetime, action: str
+    ) -> Fact:
+        """Apply field changes and record them in the history, in one transaction. Raises NotFound."""
+
+    @abstractmethod
+    def delete_facts(
+        self, agent: str, ids: Sequence[int], *, actor: str | None, now: datetime, purge_history: bool
+    ) -> int:
+        """Delete facts, recording a 'delete' history entry unless purging history too; returns count."""
+
+    @abstractmethod
+    def fact_history(self, agent: str, fact_id: int) -> list[FactChange]:
+        """A fact's audit history, oldest first (also for deleted facts)."""
+
+    @abstractmethod
+    def touch_facts(self, agent: str, ids: Sequence[int], now: datetime) -> None:
+        """Bump last-accessed time and access count of facts that were used."""
+
+    # -- summaries ------------------------------------------------------------------------------
+    @abstractmethod
+    def summaries(self, agent: str, *, thread: str | None, kind: str | None, limit: int | None) -> list[Summary]:
+        """Summaries, newest first."""
+
+    @abstractmethod
+    def get_summaries(self, agent: str, ids: Sequence[int]) -> list[Summary]:
+        """The summaries with these ids in ``agent``, in id order."""
+
+    # -- search ---------------------------------------------------------------------------------
+    @abstractmethod
+    def keyword_search(self, agent: str, query: str, scope: Scope, limit: int) -> list[Candidate]:
+        """Full-text search (stemmed, BM25-ranked) over messages, facts and summaries within the scope."""
+
+    # -- export / import ------------------------------------------------------------------------
+    @abstractmethod
+    def export_records(self, agent: str, threads: Sequence[str] | None) -> Iterator[dict[str, Any]]:
+        """Every thread, message, fact, fact-history and summary record of the agent as plain dicts."""
+
+    @abstractmethod
+    def import_records(self, agent: str, records: Sequence[dict[str, Any]], *, on_conflict: str) -> dict[str, int]:
+        """Write exported records in one transaction; returns counts per record type."""

@@ -1,0 +1,206 @@
+"""Numbered migrations of the SQLite schema. Applied in order when a store opens; never edited once shipped.
+
+Times are UTC ISO-8601 text with microseconds (sortable as text); JSON is text. The full-text tables are
+contentless FTS5 tables kept by triggers; their ``scope`` column holds tokens such as ``a3`` (agent 3),
+``t17`` (thread 17), ``o<hex>`` (owner), ``vshared`` so that scopes are matched inside the full-text
+search itself rather than filtered afterwards.
+"""
+
+from __future__ import annotations
+
+__all__ = ["MIGRATIONS"]
+
+_INITIAL = """
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+
+CREATE TABLE agents (
+    id         INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL
+);
+
+CREATE TABLE threads (
+    id            INTEGER PRIMARY KEY,
+    agent_id      INTEGER NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+    key           TEXT NOT NULL,
+    status        TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'ended')),
+    system_prompt TEXT,
+    metadata      TEXT NOT NULL DEFAULT '{}',
+    next_seq      INTEGER NOT NULL DEFAULT 1,
+    message_count INTEGER NOT NULL DEFAULT 0,
+    created_at    TEXT NOT NULL,
+    updated_at    TEXT NOT NULL,
+    ended_at      TEXT,
+    UNIQUE (agent_id, key)
+);
+CREATE INDEX threads_agent_updated ON threads (agent_id, updated_at);
+
+CREATE TABLE thread_users (
+    thread_id INTEGER NOT NULL REFERENCES threads(id) ON DELETE CASCADE,
+    user_id   TEXT NOT NULL,
+    agent_id  INTEGER NOT NULL,
+    PRIMARY KEY (thread_id, user_id)
+) WITHOUT ROWID;
+CREATE INDEX thread_users_user ON thread_users (agent_id, user_id);
+
+CREATE TABLE messages (
+    id           INTEGER PRIMARY KEY,
+    agent_id     INTEGER NOT NULL,
+    thread_id    INTEGER NOT NULL REFERENCES threads(id) ON DELETE CASCADE,
+    seq          INTEGER NOT NULL,
+    role         TEXT NOT NULL CHECK (role IN ('user', 'assistant', 'system', 'tool')),
+    user_id      TEXT,
+    name         TEXT,
+    content      TEXT NOT NULL,
+    tool_calls   TEXT,
+    tool_call_id TEXT,
+    token_count  INTEGER NOT NULL,
+    metadata     TEXT NOT NULL DEFAULT '{}',
+    created_at   TEXT NOT NULL,
+    summarized   INTEGER NOT NULL DEFAULT 0,
+    UNIQUE (thread_id, seq)
+);
+CREATE INDEX messages_agent_created ON messages (agent_id, created_at);
+
+CREATE VIRTUAL TABLE messages_fts USING fts5(
+    content, speaker, scope, content = '', tokenize = 'porter unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+    INSERT INTO messages_fts (rowid, content, speaker, scope)
+    VALUES (new.id, new.content, coalesce(new.name, new.user_id, new.role),
+            'a' || new.agent_id || ' t' || new.thread_id);
+END;
+CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+    INSERT INTO messages_fts (messages_fts, rowid, content, speaker, scope)
+    VALUES ('delete', old.id, old.content, coalesce(old.name, old.user_id, old.role),
+            'a' || old.agent_id || ' t' || old.thread_id);
+END;
+
+CREATE TABLE facts (
+    id               INTEGER PRIMARY KEY AUTOINCREMENT,
+    agent_id         INTEGER NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+    owner            TEXT,
+    subject          TEXT,
+    category         TEXT NOT NULL,
+    content          TEXT NOT NULL,
+    importance       INTEGER NOT NULL CHECK (importance BETWEEN 1 AND 5),
+    visibility       TEXT NOT NULL CHECK (visibility IN ('private', 'shared')),
+    source_thread_id INTEGER REFERENCES threads(id) ON DELETE SET NULL,
+    source_thread    TEXT,
+    source_from_seq  INTEGER,
+    source_to_seq    INTEGER,
+    metadata         TEXT NOT NULL DEFAULT '{}',
+    status           TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'superseded')),
+    valid_from       TEXT,
+    invalid_at       TEXT,
+    superseded_by    INTEGER,
+    created_at       TEXT NOT NULL,
+    updated_at       TEXT NOT NULL,
+    last_accessed_at TEXT,
+    access_count     INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX facts_agent_owner ON facts (agent_id, owner);
+CREATE INDEX facts_agent_subject ON facts (agent_id, subject);
+
+CREATE VIRTUAL TABLE facts_fts USING fts5(
+    content, subject, scope, content = '', tokenize = 'porter unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER facts_fts_insert AFTER INSERT ON facts BEGIN
+    INSERT INTO facts_fts (rowid, content, subject, scope)
+    VALUES (new.id, new.content, coalesce(new.subject, ''),
+            'a' || new.agent_id || ' o' || coalesce(hex(new.owner), 'none') || ' v' || new.visibility
+            || ' s' || new.status);
+END;
+CREATE TRIGGER facts_fts_delete AFTER DELETE ON facts BEGIN
+    INSERT INTO facts_fts (facts_fts, rowid, content, subject, scope)
+    VALUES ('delete', old.id, old.content, coalesce(old.subject, ''),
+            'a' || old.agent_id || ' o' || coalesce(hex(old.owner), 'none') || ' v' || old.visibility
+            || ' s' || old.status);
+END;
+CREATE TRIGGER facts_fts_update AFTER UPDATE OF content, subject, owner, visibility, status ON facts BEGIN
+    INSERT INTO facts_fts (facts_fts, rowid, content, subject, scope)
+    VALUES ('delete', old.id, old.content, coalesce(old.subject, ''),
+            'a' || old.agent_id || ' o' || coalesce(hex(old.owner), 'none') || ' v' || old.visibility
+            || ' s' || old.status);
+    INSERT INTO facts_fts (rowid, content, subject, scope)
+    VALUES (new.id, new.content, coalesce(new.subject, ''),
+            'a' || new.agent_id || ' o' || coalesce(hex(new.owner), 'none') || ' v' || new.visibility
+            || ' s' || new.status);
+END;
+
+CREATE TABLE fact_history (
+    id          INTEGER PRIMARY KEY,
+    agent_id    INTEGER NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+    fact_id     INTEGER NOT NULL,
+    action      TEXT NOT NULL,
+    actor       TEXT,
+    old_content TEXT,
+    new_content TEXT,
+    changes     TEXT NOT NULL DEFAULT '{}',
+    at          TEXT NOT NULL
+);
+CREATE INDEX fact_history_fact ON fact_history (agent_id, fact_id);
+
+CREATE TABLE summaries (
+    id         INTEGER PRIMARY KEY,
+    agent_id   INTEGER NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+    thread_id  INTEGER REFERENCES threads(id) ON DELETE CASCADE,
+    kind       TEXT NOT NULL,
+    owner      TEXT,
+    from_seq   INTEGER,
+    to_seq     INTEGER,
+    content    TEXT NOT NULL,
+    method     TEXT NOT NULL,
+    metadata   TEXT NOT NULL DEFAULT '{}',
+    created_at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX summaries_range ON summaries (thread_id, kind, from_seq, to_seq);
+CREATE INDEX summaries_agent_kind ON summaries (agent_id, kind, created_at);
+
+CREATE VIRTUAL TABLE summaries_fts USING fts5(
+    content, scope, content = '', tokenize = 'porter unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER summaries_fts_insert AFTER INSERT ON summaries BEGIN
+    INSERT INTO summaries_fts (rowid, content, scope)
+    VALUES (new.id, new.content, 'a' || new.agent_id || ' t' || coalesce(new.thread_id, 'none')
+            || ' o' || coalesce(hex(new.owner), 'none'));
+END;
+CREATE TRIGGER summaries_fts_delete AFTER DELETE ON summaries BEGIN
+    INSERT INTO summaries_fts (summaries_fts, rowid, content, scope)
+    VALUES ('delete', old.id, old.content, 'a' || old.agent_id || ' t' || coalesce(old.thread_id, 'none')
+            || ' o' || coalesce(hex(old.owner), 'none'));
+END;
+CREATE TRIGGER summaries_fts_update AFTER UPDATE OF content ON summaries BEGIN
+    INSERT INTO summaries_fts (summaries_fts, rowid, content, scope)
+    VALUES ('delete', old.id, old.content, 'a' || old.agent_id || ' t' || coalesce(old.thread_id, 'none')
+            || ' o' || coalesce(hex(old.owner), 'none'));
+    INSERT INTO summaries_fts (rowid, content, scope)
+    VALUES (new.id, new.content, 'a' || new.agent_id || ' t' || coalesce(new.thread_id, 'none')
+            || ' o' || coalesce(hex(new.owner), 'none'));
+END;
+
+CREATE TABLE jobs (
+    id               INTEGER PRIMARY KEY,
+    agent_id         INTEGER NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+    kind             TEXT NOT NULL,
+    payload          TEXT NOT NULL DEFAULT '{}',
+    dedupe_key       TEXT UNIQUE,
+    status           TEXT NOT NULL DEFAULT 'pending'
+                     CHECK (status IN ('pending', 'running', 'done', 'dead')),
+    attempts         INTEGER NOT NULL DEFAULT 0,
+    max_attempts     INTEGER NOT NULL DEFAULT 5,
+    run_after        TEXT NOT NULL,
+    lease_owner      TEXT,
+    lease_expires_at TEXT,
+    last_error       TEXT,
+    created_at       TEXT NOT NULL,
+    updated_at       TEXT NOT NULL
+);
+CREATE INDEX jobs_ready ON jobs (status, run_after);
+"""
+
+#: (version, name, SQL). Append only.
+MIGRATIONS: tuple[tuple[int, str, str], ...] = ((1, "initial schema", _INITIAL),)

@@ -1,0 +1,90 @@
+"""Exact, offline token counting for OpenAI-style chat models (cl100k_base, o200k_base).
+
+The counts are those of OpenAI's tokenizers, computed by ``quicktok`` from vocabularies shipped in its
+wheel (no download at run time). A chat request is counted the way OpenAI documents it for its chat
+models: every message costs 3 tokens of framing plus its role and content (and 1 more plus the name
+when it has a ``name``), tool calls cost their JSON, and the reply is primed with 3 more tokens.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from typing import Any
+
+import quicktok
+
+from .errors import ConfigError
+
+__all__ = ["Tokenizer", "encoding_for", "get_tokenizer"]
+
+TOKENS_PER_MESSAGE = 3
+TOKENS_PER_NAME = 1
+REPLY_PRIMING = 3
+_ENCODINGS = ("cl100k_base", "o200k_base")
+
+
+def encoding_for(model: str) -> str:
+    """The encoding name for a chat model name (``gpt-4o*``, ``o1``... → o200k_base; ``gpt-4``, ``gpt-3.5`` → cl100k).
+
+    Unknown models count with o200k_base, the encoding of current OpenAI models.
+    """
+    if model in _ENCODINGS:
+        return model
+    try:
+        return str(quicktok.encoding_for_model(model).name)
+    except KeyError:
+        return "o200k_base"
+
+
+class Tokenizer:
+    """Counts tokens of texts and of whole chat requests for one encoding."""
+
+    def __init__(self, encoding: str = "o200k_base") -> None:
+        if encoding not in _ENCODINGS:
+            raise ConfigError(f"unknown tokenizer encoding {encoding!r}; use one of {', '.join(_ENCODINGS)}")
+        self.encoding = encoding
+        self._enc = quicktok.get_encoding(encoding)
+
+    def count(self, text: str) -> int:
+        """Tokens of ``text`` (no special tokens)."""
+        return len(self._enc.encode(text)) if text else 0
+
+    def truncate(self, text: str, max_tokens: int) -> str:
+        """``text`` cut to at most ``max_tokens`` tokens, on a token boundary that decodes cleanly."""
+        ids = self._enc.encode(text)
+        if len(ids) <= max_tokens:
+            return text
+        cut = max(max_tokens, 0)
+        while cut > 0:
+            piece = self._enc.decode_bytes(ids[:cut])
+            try:
+                return bytes(piece).decode("utf-8")
+            except UnicodeDecodeError:
+                cut -= 1
+        return ""
+
+    def count_message(self, message: Mapping[str, Any]) -> int:
+        """Tokens one chat message adds to a request, framing included."""
+        total = TOKENS_PER_MESSAGE + self.count(str(message.get("role", "")))
+        content = message.get("content")
+        if content:
+            total += self.count(content if isinstance(content, str) else json.dumps(content, ensure_ascii=False))
+        if message.get("name"):
+            total += TOKENS_PER_NAME + self.count(str(message["name"]))
+        if message.get("tool_calls"):
+            total += self.count(json.dumps(message["tool_calls"], ensure_ascii=False, separators=(",", ":")))
+        if message.get("tool_call_id"):
+            total += self.count(str(message["tool_call_id"]))
+        return total
+
+    def count_messages(self, messages: Iterable[Mapping[str, Any]]) -> int:
+        """Tokens of a whole chat request: every message plus the reply priming."""
+        return REPLY_PRIMING + sum(self.count_message(m) for m in messages)
+
+
+@lru_cache(maxsize=4)
+def get_tokenizer(encoding: str) -> Tokenizer:
+    """A shared :class:`Tokenizer` for ``encoding`` (loading one costs a few milliseconds)."""
+    return Tokenizer(encoding)

@@ -1,0 +1,170 @@
+"""The records memlane stores and returns.
+
+Dataclasses inside, pydantic only at the borders (settings, HTTP bodies, LLM output).
+Every record carries the agent it belongs to; the agent is the hard isolation boundary.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+__all__ = [
+    "CATEGORIES",
+    "ROLES",
+    "VISIBILITIES",
+    "Fact",
+    "FactChange",
+    "Hit",
+    "Message",
+    "Role",
+    "Summary",
+    "Thread",
+    "Visibility",
+]
+
+Role = Literal["user", "assistant", "system", "tool"]
+Visibility = Literal["private", "shared"]
+
+ROLES: tuple[str, ...] = ("user", "assistant", "system", "tool")
+VISIBILITIES: tuple[str, ...] = ("private", "shared")
+#: Built-in fact categories. Others are accepted if they look like an identifier (the list is extensible).
+CATEGORIES: tuple[str, ...] = (
+    "fact",
+    "preference",
+    "topic",
+    "personality",
+    "hobby",
+    "relationship",
+    "milestone",
+    "occupation",
+    "habit",
+    "other",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Thread:
+    """One conversation (a channel, a session), named by the caller within an agent."""
+
+    agent: str
+    key: str
+    status: Literal["open", "ended"]
+    system_prompt: str | None
+    metadata: dict[str, Any]
+    created_at: datetime
+    updated_at: datetime
+    ended_at: datetime | None = None
+    message_count: int = 0
+    users: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One stored chat message. ``seq`` is its gap-free position in the thread, from 1."""
+
+    id: int
+    agent: str
+    thread: str
+    seq: int
+    role: Role
+    content: str
+    user: str | None
+    name: str | None
+    tool_calls: list[dict[str, Any]] | None
+    tool_call_id: str | None
+    token_count: int
+    metadata: dict[str, Any]
+    created_at: datetime
+    summarized: bool = False
+
+    def to_openai(self) -> dict[str, Any]:
+        """This message in the OpenAI chat-completions wire format."""
+        out: dict[str, Any] = {"role": self.role, "content": self.content}
+        if self.role == "assistant" and self.tool_calls:
+            out["tool_calls"] = self.tool_calls
+            if not self.content:
+                out["content"] = None
+        if self.role == "tool" and self.tool_call_id is not None:
+            out["tool_call_id"] = self.tool_call_id
+        if self.name and self.role in ("user", "assistant", "system"):
+            out["name"] = self.name
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """A remembered memory: something about a user (``owner``) or about a ``subject``.
+
+    ``owner`` is None for the agent's own memories, which every user of the agent may see.
+    """
+
+    id: int
+    agent: str
+    content: str
+    category: str
+    importance: int
+    owner: str | None
+    subject: str | None
+    visibility: Visibility
+    source_thread: str | None
+    source_from_seq: int | None
+    source_to_seq: int | None
+    metadata: dict[str, Any]
+    created_at: datetime
+    updated_at: datetime
+    last_accessed_at: datetime | None
+    access_count: int
+    status: Literal["active", "superseded"] = "active"
+    valid_from: datetime | None = None
+    invalid_at: datetime | None = None
+    superseded_by: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FactChange:
+    """One entry of a fact's audit history."""
+
+    id: int
+    fact_id: int
+    action: str
+    actor: str | None
+    old_content: str | None
+    new_content: str | None
+    changes: dict[str, Any]
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """A summary of a range of a thread's messages (or an agent memory, a digest ...)."""
+
+    id: int
+    agent: str
+    thread: str | None
+    kind: str
+    content: str
+    from_seq: int | None
+    to_seq: int | None
+    owner: str | None
+    method: str
+    metadata: dict[str, Any]
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One ranked result of :meth:`memlane.Memory.recall`."""
+
+    kind: Literal["message", "fact", "summary"]
+    id: int
+    text: str
+    score: float
+    thread: str | None
+    message_id: int | None
+    created_at: datetime
+    metadata: dict[str, Any] = field(default_factory=dict)
+    user: str | None = None
+    seq: int | None = None
+    message_ids: tuple[int, ...] = ()

@@ -1,0 +1,227 @@
+"""Checks on everything a caller hands in, before anything is written.
+
+Each function returns the normalised value or raises :class:`~memlane.errors.InvalidInput` with a
+message that names the field; a failed check never leaves a partial write behind.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from .errors import InvalidInput
+from .types import CATEGORIES, ROLES, VISIBILITIES
+
+__all__ = [
+    "NewFact",
+    "NewMessage",
+    "check_category",
+    "check_content",
+    "check_importance",
+    "check_key",
+    "check_metadata",
+    "check_timestamp",
+    "check_visibility",
+    "new_message",
+]
+
+_CATEGORY_RE = re.compile(r"^[a-z][a-z0-9_\-]{0,31}$")
+MAX_KEY_CHARS = 255
+MESSAGE_KEYS = frozenset({"role", "content", "user", "name", "tool_calls", "tool_call_id", "created_at", "metadata"})
+
+
+@dataclass(frozen=True, slots=True)
+class NewMessage:
+    """A validated message, ready to store."""
+
+    role: str
+    content: str
+    user: str | None
+    name: str | None
+    tool_calls: list[dict[str, Any]] | None
+    tool_call_id: str | None
+    created_at: datetime | None
+    metadata: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class NewFact:
+    """A validated fact, ready to store."""
+
+    content: str
+    category: str
+    importance: int
+    owner: str | None
+    subject: str | None
+    visibility: str
+    metadata: dict[str, Any]
+    source_thread: str | None = None
+    source_from_seq: int | None = None
+    source_to_seq: int | None = None
+
+
+def _check_text(value: Any, field: str) -> str:
+    if not isinstance(value, str):
+        raise InvalidInput(f"{field} must be a string, not {type(value).__name__}")
+    if "\x00" in value:
+        raise InvalidInput(f"{field} contains a NUL character, which cannot be stored")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidInput(f"{field} is not valid Unicode text (lone surrogate at {exc.start})") from exc
+    return value
+
+
+def check_key(value: Any, field: str) -> str:
+    """A thread key, agent name or user id: a non-blank string of at most 255 characters."""
+    text = _check_text(value, field)
+    if not text.strip():
+        raise InvalidInput(f"{field} must not be empty")
+    if len(text) > MAX_KEY_CHARS:
+        raise InvalidInput(f"{field} is longer than {MAX_KEY_CHARS} characters")
+    return text
+
+
+def check_optional_key(value: Any, field: str) -> str | None:
+    """Like :func:`check_key`, but None passes."""
+    return None if value is None else check_key(value, field)
+
+
+def check_content(value: Any, field: str, max_chars: int, *, allow_empty: bool = False) -> str:
+    """Message or fact text: a string, not blank (unless allowed), at most ``max_chars`` characters."""
+    if value is None and allow_empty:
+        return ""
+    text = _check_text(value, field)
+    if not allow_empty and not text.strip():
+        raise InvalidInput(f"{field} must not be empty or only whitespace")
+    if len(text) > max_chars:
+        raise InvalidInput(f"{field} has {len(text):,} characters; the limit is {max_chars:,}")
+    return text
+
+
+def check_metadata(value: Any, field: str = "metadata") -> dict[str, Any]:
+    """A JSON object, given as a dict or as JSON text; None becomes ``{}``."""
+    if value is None:
+        return {}
+    if isinstance(value, str | bytes):
+        try:
+            value = json.loads(value)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise InvalidInput(f"{field} is not valid JSON: {exc}") from exc
+    if not isinstance(value, Mapping):
+        raise InvalidInput(f"{field} must be a JSON object, not {type(value).__name__}")
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise InvalidInput(f"{field} cannot be stored as JSON: {exc}") from exc
+    _check_text(text, field)
+    decoded: dict[str, Any] = json.loads(text)
+    return decoded
+
+
+def check_timestamp(value: Any, field: str = "created_at") -> datetime | None:
+    """A datetime (naive means UTC) or ISO-8601 text, returned in UTC; None passes."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError as exc:
+            raise InvalidInput(f"{field} is not an ISO-8601 timestamp: {value!r}") from exc
+    if not isinstance(value, datetime):
+        raise InvalidInput(f"{field} must be a datetime or ISO-8601 text")
+    if value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
+
+
+def check_importance(value: Any) -> int:
+    """An importance: an integer from 1 to 5."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 5:
+        raise InvalidInput(f"importance must be an integer from 1 to 5, not {value!r}")
+    return value
+
+
+def check_visibility(value: Any) -> str:
+    """``private`` or ``shared``."""
+    if value not in VISIBILITIES:
+        raise InvalidInput(f"visibility must be one of {', '.join(VISIBILITIES)}, not {value!r}")
+    return str(value)
+
+
+def check_category(value: Any) -> str:
+    """A built-in category or a new one spelled like an identifier (lower case, up to 32 chars)."""
+    if not isinstance(value, str) or not (value in CATEGORIES or _CATEGORY_RE.match(value)):
+        raise InvalidInput(f"category must be one of {', '.join(CATEGORIES)} or a lower-case identifier, not {value!r}")
+    return value
+
+
+def _check_tool_calls(value: Any) -> list[dict[str, Any]] | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except json.JSONDecodeError as exc:
+            raise InvalidInput(f"tool_calls is not valid JSON: {exc}") from exc
+    if not isinstance(value, list) or not value:
+        raise InvalidInput("tool_calls must be a non-empty list of tool-call objects")
+    calls = []
+    for i, call in enumerate(value):
+        if not isinstance(call, Mapping) or not isinstance(call.get("id"), str) or not call["id"]:
+            raise InvalidInput(f"tool_calls[{i}] must be an object with a non-empty string 'id'")
+        calls.append(check_metadata(call, f"tool_calls[{i}]"))
+    return calls
+
+
+def new_message(
+    role: Any,
+    content: Any,
+    *,
+    user: Any = None,
+    name: Any = None,
+    tool_calls: Any = None,
+    tool_call_id: Any = None,
+    created_at: Any = None,
+    metadata: Any = None,
+    max_chars: int,
+) -> NewMessage:
+    """Validate one message's fields (the keyword arguments of ``Memory.add_message``)."""
+    if role not in ROLES:
+        raise InvalidInput(f"role must be one of {', '.join(ROLES)}, not {role!r}")
+    calls = _check_tool_calls(tool_calls)
+    if calls is not None and role != "assistant":
+        raise InvalidInput("only assistant messages may carry tool_calls")
+    if role == "tool" and tool_call_id is None:
+        raise InvalidInput("a tool message needs the tool_call_id of the call it answers")
+    if tool_call_id is not None and role != "tool":
+        raise InvalidInput("only tool messages carry a tool_call_id")
+    return NewMessage(
+        role=role,
+        content=check_content(content, "content", max_chars, allow_empty=calls is not None),
+        user=check_optional_key(user, "user"),
+        name=check_optional_key(name, "name"),
+        tool_calls=calls,
+        tool_call_id=check_optional_key(tool_call_id, "tool_call_id"),
+        created_at=check_timestamp(created_at),
+        metadata=check_metadata(metadata),
+    )
+
+
+def new_message_from_item(item: Any, index: int, max_chars: int) -> NewMessage:
+    """Validate one item of ``Memory.add_messages``: a dict with ``add_message``'s keys."""
+    if not isinstance(item, Mapping):
+        raise InvalidInput(f"item {index} must be a dict, not {type(item).__name__}")
+    unknown = set(item) - MESSAGE_KEYS
+    if unknown:
+        raise InvalidInput(f"item {index} has unknown keys: {', '.join(sorted(unknown))}")
+    if "role" not in item or "content" not in item:
+        raise InvalidInput(f"item {index} needs 'role' and 'content'")
+    try:
+        return new_message(**dict(item), max_chars=max_chars)
+    except InvalidInput as exc:
+        raise InvalidInput(f"item {index}: {exc}") from exc
