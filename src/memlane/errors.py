@@ -21,8 +21,8 @@ edges map the subclasses to exit codes and status codes, never by matching messa
 from __future__ import annotations
 
 __all__ = [
-    "Conflict",
     "ConfigError",
+    "Conflict",
     "DatabaseLocked",
     "Forbidden",
     "InvalidInput",
