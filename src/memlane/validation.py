@@ -19,6 +19,7 @@ from .types import CATEGORIES, ROLES, VISIBILITIES
 __all__ = [
     "NewFact",
     "NewMessage",
+    "NewSummary",
     "check_category",
     "check_content",
     "check_importance",
@@ -62,6 +63,19 @@ class NewFact:
     source_thread: str | None = None
     source_from_seq: int | None = None
     source_to_seq: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NewSummary:
+    """A summary ready to store (written by the pipeline, not typed by users)."""
+
+    kind: str
+    content: str
+    from_seq: int | None
+    to_seq: int | None
+    owner: str | None
+    method: str
+    metadata: dict[str, Any]
 
 
 def _check_text(value: Any, field: str) -> str:

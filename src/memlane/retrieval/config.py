@@ -26,7 +26,9 @@ class SearchConfig:
 
 PRESETS: dict[str, SearchConfig] = {
     "keyword": SearchConfig(name="keyword", retrievers=("keyword",)),
-    "default": SearchConfig(name="default", retrievers=("keyword",)),
+    "vector": SearchConfig(name="vector", retrievers=("vector",)),
+    "hybrid": SearchConfig(name="hybrid", retrievers=("keyword", "vector")),
+    "default": SearchConfig(name="default", retrievers=("keyword", "vector")),
 }
 
 

@@ -9,7 +9,10 @@ from ..store.base import Candidate, Scope, Store
 from .config import SearchConfig
 from .fusion import rrf
 
-__all__ = ["Retriever", "Searcher"]
+__all__ = ["OPTIONAL_RETRIEVERS", "Retriever", "Searcher"]
+
+#: Retrievers a config may name that exist only with the right dependency (an embedder).
+OPTIONAL_RETRIEVERS = frozenset({"vector"})
 
 #: A retriever: (agent, query, scope, limit) -> candidates, best first.
 Retriever = Callable[[str, str, Scope, int], list[Candidate]]
@@ -33,8 +36,12 @@ class Searcher:
         for name in config.retrievers:
             retriever = self.retrievers.get(name)
             if retriever is None:
+                if name in OPTIONAL_RETRIEVERS:
+                    continue  # e.g. no embedder configured: search with what there is
                 raise ConfigError(f"search config {config.name!r} uses unknown retriever {name!r}")
             lists[name] = retriever(agent, query, scope, per_list)
+        if not lists:
+            return []
         if len(lists) == 1:
             (only,) = lists.values()
             return _merge_kinds(only)[:limit]

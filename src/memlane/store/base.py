@@ -13,8 +13,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+import numpy as np
+
 from ..types import Fact, FactChange, Message, Summary, Thread
-from ..validation import NewFact, NewMessage
+from ..validation import NewFact, NewMessage, NewSummary
 
 __all__ = ["Candidate", "FactFilter", "Scope", "Store", "StoreStatus"]
 
@@ -101,9 +103,18 @@ class Store(ABC):
     # -- threads and messages -------------------------------------------------------------------
     @abstractmethod
     def add_messages(
-        self, agent: str, thread: str, items: Sequence[NewMessage], token_counts: Sequence[int], now: datetime
+        self,
+        agent: str,
+        thread: str,
+        items: Sequence[NewMessage],
+        token_counts: Sequence[int],
+        now: datetime,
+        vectors: np.ndarray | None = None,
     ) -> list[Message]:
-        """Append messages to a thread (created if new) in one transaction; sequence numbers are gap-free."""
+        """Append messages to a thread (created if new) in one transaction; sequence numbers are gap-free.
+
+        ``vectors`` (one L2-normalised float32 row per item) are stored in the same transaction.
+        """
 
     @abstractmethod
     def get_thread(self, agent: str, thread: str) -> Thread | None:
@@ -159,8 +170,10 @@ class Store(ABC):
 
     # -- facts ----------------------------------------------------------------------------------
     @abstractmethod
-    def add_fact(self, agent: str, fact: NewFact, *, actor: str | None, now: datetime) -> Fact:
-        """Store a fact and its 'create' history entry in one transaction."""
+    def add_fact(
+        self, agent: str, fact: NewFact, *, actor: str | None, now: datetime, vector: np.ndarray | None = None
+    ) -> Fact:
+        """Store a fact (and its vector) and its 'create' history entry in one transaction."""
 
     @abstractmethod
     def get_facts(self, agent: str, ids: Sequence[int]) -> list[Fact]:
@@ -172,9 +185,18 @@ class Store(ABC):
 
     @abstractmethod
     def update_fact(
-        self, agent: str, fact_id: int, changes: dict[str, Any], *, actor: str | None, now: datetime, action: str
+        self,
+        agent: str,
+        fact_id: int,
+        changes: dict[str, Any],
+        *,
+        actor: str | None,
+        now: datetime,
+        action: str,
+        vector: np.ndarray | None = None,
     ) -> Fact:
-        """Apply field changes and record them in the history, in one transaction. Raises NotFound."""
+        """Apply field changes (and replace the vector if given) and record them in the history, in one
+        transaction. Raises NotFound."""
 
     @abstractmethod
     def delete_facts(
@@ -198,6 +220,42 @@ class Store(ABC):
     @abstractmethod
     def get_summaries(self, agent: str, ids: Sequence[int]) -> list[Summary]:
         """The summaries with these ids in ``agent``, in id order."""
+
+    @abstractmethod
+    def add_summary(
+        self,
+        agent: str,
+        thread: str | None,
+        summary: NewSummary,
+        now: datetime,
+        *,
+        vector: np.ndarray | None = None,
+        mark_summarized: bool = False,
+    ) -> tuple[Summary, bool]:
+        """Store a summary (with its vector) unless one exists for the same (thread, kind, range); with
+        ``mark_summarized`` the thread's messages in the range are marked summarized in the same
+        transaction. Returns (the summary, whether it was created now)."""
+
+    @abstractmethod
+    def delete_summaries(self, agent: str, ids: Sequence[int]) -> int:
+        """Delete summaries by id; returns how many."""
+
+    # -- vectors --------------------------------------------------------------------------------
+    @abstractmethod
+    def vector_search(self, agent: str, query: np.ndarray, scope: Scope, limit: int) -> list[Candidate]:
+        """The ``limit`` items nearest to ``query`` by cosine similarity (score), scope applied inside."""
+
+    @abstractmethod
+    def set_vectors(self, agent: str, kind: str, ids: Sequence[int], vectors: np.ndarray) -> None:
+        """Store or replace the vectors of items (kind "message", "fact" or "summary")."""
+
+    @abstractmethod
+    def items_without_vectors(self, kind: str, limit: int) -> list[Message | Fact | Summary]:
+        """Up to ``limit`` items of ``kind`` (any agent) that have no vector yet, oldest first."""
+
+    @abstractmethod
+    def drop_vectors(self) -> int:
+        """Delete every stored vector (before re-embedding with another model); returns how many."""
 
     # -- search ---------------------------------------------------------------------------------
     @abstractmethod

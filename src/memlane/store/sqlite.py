@@ -18,12 +18,15 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
+import numpy as np
+
 from ..errors import Conflict, DatabaseLocked, InvalidInput, NotFound, StorageError
 from ..types import Fact, FactChange, Message, Summary, Thread
-from ..validation import NewFact, NewMessage
+from ..validation import NewFact, NewMessage, NewSummary
 from ._common import dump_json, fmt_time, load_json, parse_time, query_terms
 from .base import Candidate, FactFilter, Scope, Store, StoreStatus
 from .sqlite_schema import MIGRATIONS
+from .sqlite_vectors import KIND_CODES, VectorCache, top_k
 
 __all__ = ["SQLiteStore"]
 
@@ -92,6 +95,7 @@ class SQLiteStore(Store):
         self._all_lock = threading.Lock()
         self._agent_ids: dict[str, int] = {}
         self._closed = False
+        self._vectors = VectorCache()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -290,10 +294,18 @@ class SQLiteStore(Store):
         return None if row is None else int(row[0])
 
     def add_messages(
-        self, agent: str, thread: str, items: Sequence[NewMessage], token_counts: Sequence[int], now: datetime
+        self,
+        agent: str,
+        thread: str,
+        items: Sequence[NewMessage],
+        token_counts: Sequence[int],
+        now: datetime,
+        vectors: np.ndarray | None = None,
     ) -> list[Message]:
         if not items:
             return []
+        if vectors is not None and len(vectors) != len(items):
+            raise InvalidInput(f"{len(vectors)} vectors for {len(items)} messages")
         stamps = [fmt_time(item.created_at or now) for item in items]
         try:
             with self._write() as conn:
@@ -339,6 +351,8 @@ class SQLiteStore(Store):
                         (thread_id, next_seq),
                     )
                 ]
+                if vectors is not None:
+                    self._put_vectors(conn, agent_id, "message", ids, [thread_id] * len(ids), stamps, vectors)
         except sqlite3.DatabaseError as exc:
             raise StorageError(f"could not store messages: {exc}") from exc
         self._remember_agent(agent, agent_id)
@@ -521,7 +535,9 @@ class SQLiteStore(Store):
             )
 
     # -- facts --------------------------------------------------------------------------------------
-    def add_fact(self, agent: str, fact: NewFact, *, actor: str | None, now: datetime) -> Fact:
+    def add_fact(
+        self, agent: str, fact: NewFact, *, actor: str | None, now: datetime, vector: np.ndarray | None = None
+    ) -> Fact:
         stamp = fmt_time(now)
         with self._write() as conn:
             agent_id = self._ensure_agent(conn, agent, now)
@@ -552,6 +568,8 @@ class SQLiteStore(Store):
             )
             fact_id = int(cur.lastrowid or 0)
             self._history(conn, agent_id, fact_id, "create", actor, None, fact.content, {}, stamp)
+            if vector is not None:
+                self._put_vectors(conn, agent_id, "fact", [fact_id], [source_thread_id], [stamp], vector[None, :])
         self._remember_agent(agent, agent_id)
         return self.get_facts(agent, [fact_id])[0]
 
@@ -628,7 +646,15 @@ class SQLiteStore(Store):
         ]
 
     def update_fact(
-        self, agent: str, fact_id: int, changes: dict[str, Any], *, actor: str | None, now: datetime, action: str
+        self,
+        agent: str,
+        fact_id: int,
+        changes: dict[str, Any],
+        *,
+        actor: str | None,
+        now: datetime,
+        action: str,
+        vector: np.ndarray | None = None,
     ) -> Fact:
         unknown = set(changes) - _FACT_FIELDS
         if unknown:
@@ -677,6 +703,10 @@ class SQLiteStore(Store):
                     changes.get("content", before.content),
                     diff,
                     stamp,
+                )
+            if vector is not None:
+                self._put_vectors(
+                    conn, agent_id, "fact", [fact_id], [None], [fmt_time(before.created_at)], vector[None, :]
                 )
         return self.get_facts(agent, [fact_id])[0]
 
@@ -770,6 +800,238 @@ class SQLiteStore(Store):
                 (agent_id, *ids),
             )
         ]
+
+    def add_summary(
+        self,
+        agent: str,
+        thread: str | None,
+        summary: NewSummary,
+        now: datetime,
+        *,
+        vector: np.ndarray | None = None,
+        mark_summarized: bool = False,
+    ) -> tuple[Summary, bool]:
+        stamp = fmt_time(now)
+        with self._write() as conn:
+            agent_id = self._ensure_agent(conn, agent, now)
+            thread_id = None
+            if thread is not None:
+                thread_id = self._thread_id(conn, agent, thread)
+                if thread_id is None:
+                    raise NotFound(f"no thread {thread!r} in agent {agent!r}")
+            existing = conn.execute(
+                "SELECT id FROM summaries WHERE thread_id IS ? AND kind = ? AND from_seq IS ? AND to_seq IS ?",
+                (thread_id, summary.kind, summary.from_seq, summary.to_seq),
+            ).fetchone()
+            created = existing is None
+            if created:
+                cur = conn.execute(
+                    "INSERT INTO summaries (agent_id, thread_id, kind, owner, from_seq, to_seq, content, method, "
+                    "metadata, created_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                    (
+                        agent_id,
+                        thread_id,
+                        summary.kind,
+                        summary.owner,
+                        summary.from_seq,
+                        summary.to_seq,
+                        summary.content,
+                        summary.method,
+                        dump_json(summary.metadata),
+                        stamp,
+                    ),
+                )
+                summary_id = int(cur.lastrowid or 0)
+                if vector is not None:
+                    self._put_vectors(conn, agent_id, "summary", [summary_id], [thread_id], [stamp], vector[None, :])
+            else:
+                summary_id = int(existing[0])
+            if mark_summarized and thread_id is not None and summary.from_seq is not None:
+                conn.execute(
+                    "UPDATE messages SET summarized = 1 WHERE thread_id = ? AND seq BETWEEN ? AND ?",
+                    (thread_id, summary.from_seq, summary.to_seq if summary.to_seq is not None else summary.from_seq),
+                )
+        self._remember_agent(agent, agent_id)
+        return self.get_summaries(agent, [summary_id])[0], created
+
+    def delete_summaries(self, agent: str, ids: Sequence[int]) -> int:
+        agent_id = self._agent_id(agent)
+        if agent_id is None or not ids:
+            return 0
+        marks = ",".join("?" * len(ids))
+        with self._write() as conn:
+            return int(
+                conn.execute(
+                    f"DELETE FROM summaries WHERE agent_id = ? AND id IN ({marks})",  # noqa: S608
+                    (agent_id, *ids),
+                ).rowcount
+            )
+
+    # -- vectors ------------------------------------------------------------------------------------
+    def _embedding_dim(self, conn: sqlite3.Connection, vectors: np.ndarray) -> None:
+        """Record the dimension on first use; refuse vectors of another dimension."""
+        dim = int(vectors.shape[1])
+        row = conn.execute("SELECT value FROM meta WHERE key = 'embedding_dim'").fetchone()
+        if row is None:
+            conn.execute("INSERT INTO meta (key, value) VALUES ('embedding_dim', ?)", (str(dim),))
+        elif int(row[0]) != dim:
+            raise InvalidInput(f"vectors have dimension {dim}, the store holds dimension {row[0]}")
+
+    def _put_vectors(
+        self,
+        conn: sqlite3.Connection,
+        agent_id: int,
+        kind: str,
+        ids: Sequence[int],
+        thread_ids: Sequence[int | None],
+        stamps: Sequence[str],
+        vectors: np.ndarray,
+    ) -> None:
+        vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        if vectors.ndim != 2 or len(vectors) != len(ids):
+            raise InvalidInput("vectors must be a 2-d array with one row per item")
+        self._embedding_dim(conn, vectors)
+        existing = conn.execute(
+            f"SELECT count(*) FROM embeddings WHERE kind = ? AND item_id IN ({','.join('?' * len(ids))})",  # noqa: S608
+            (kind, *ids),
+        ).fetchone()[0]
+        if existing:
+            conn.executemany("DELETE FROM embeddings WHERE kind = ? AND item_id = ?", [(kind, i) for i in ids])
+        conn.executemany(
+            "INSERT INTO embeddings (agent_id, kind, item_id, thread_id, created_at, vector) VALUES (?,?,?,?,?,?)",
+            [
+                (agent_id, kind, item_id, thread_ids[i], stamps[i], vectors[i].tobytes())
+                for i, item_id in enumerate(ids)
+            ],
+        )
+
+    def set_vectors(self, agent: str, kind: str, ids: Sequence[int], vectors: np.ndarray) -> None:
+        if kind not in KIND_CODES:
+            raise InvalidInput(f"unknown kind {kind!r}")
+        agent_id = self._agent_id(agent)
+        if agent_id is None or not ids:
+            return
+        table, thread_col = {
+            "message": ("messages", "thread_id"),
+            "fact": ("facts", "source_thread_id"),
+            "summary": ("summaries", "thread_id"),
+        }[kind]
+        with self._write() as conn:
+            marks = ",".join("?" * len(ids))
+            found = {
+                int(r[0]): (r[1], r[2])
+                for r in conn.execute(
+                    f"SELECT id, {thread_col}, created_at FROM {table} WHERE agent_id = ? AND id IN ({marks})",  # noqa: S608
+                    (agent_id, *ids),
+                )
+            }
+            keep = [i for i, item_id in enumerate(ids) if item_id in found]
+            if not keep:
+                return
+            chosen = [ids[i] for i in keep]
+            self._put_vectors(
+                conn,
+                agent_id,
+                kind,
+                chosen,
+                [found[i][0] for i in chosen],
+                [found[i][1] for i in chosen],
+                np.asarray(vectors)[keep],
+            )
+
+    def items_without_vectors(self, kind: str, limit: int) -> list[Message | Fact | Summary]:
+        if kind == "message":
+            rows = self._query(
+                f"SELECT {_MESSAGE_COLS} FROM messages m JOIN threads t ON t.id = m.thread_id "  # noqa: S608
+                "JOIN agents a ON a.id = m.agent_id WHERE NOT EXISTS (SELECT 1 FROM embeddings e "
+                "WHERE e.kind = 'message' AND e.item_id = m.id) ORDER BY m.id LIMIT ?",
+                (limit,),
+            )
+            return [_message(r) for r in rows]
+        if kind == "fact":
+            rows = self._query(
+                f"SELECT {_FACT_COLS} FROM facts f JOIN agents a ON a.id = f.agent_id "  # noqa: S608
+                "WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.kind = 'fact' AND e.item_id = f.id) "
+                "ORDER BY f.id LIMIT ?",
+                (limit,),
+            )
+            return [_fact(r) for r in rows]
+        if kind == "summary":
+            rows = self._query(
+                f"SELECT {_SUMMARY_COLS} FROM summaries s JOIN agents a ON a.id = s.agent_id "  # noqa: S608
+                "LEFT JOIN threads t ON t.id = s.thread_id WHERE NOT EXISTS (SELECT 1 FROM embeddings e "
+                "WHERE e.kind = 'summary' AND e.item_id = s.id) ORDER BY s.id LIMIT ?",
+                (limit,),
+            )
+            return [_summary(r) for r in rows]
+        raise InvalidInput(f"unknown kind {kind!r}")
+
+    def drop_vectors(self) -> int:
+        with self._write() as conn:
+            count = int(conn.execute("DELETE FROM embeddings").rowcount)
+            conn.execute("DELETE FROM meta WHERE key IN ('embedding_dim', 'embedding_model')")
+        self._vectors.clear()
+        return count
+
+    def vector_search(self, agent: str, query: np.ndarray, scope: Scope, limit: int) -> list[Candidate]:
+        agent_id = self._agent_id(agent)
+        if agent_id is None or limit <= 0:
+            return []
+        with self._read() as conn:
+            dim_row = conn.execute("SELECT value FROM meta WHERE key = 'embedding_dim'").fetchone()
+            if dim_row is None:
+                return []
+            dim = int(dim_row[0])
+            if query.shape != (dim,):
+                raise InvalidInput(f"query vector has shape {query.shape}, the store holds dimension {dim}")
+            vectors = self._vectors.get(conn, agent_id, dim)
+            mask = self._vector_mask(conn, agent, agent_id, vectors, scope)
+        found = top_k(vectors, np.asarray(query, dtype=np.float32), mask, limit)
+        names = {code: name for name, code in KIND_CODES.items()}
+        return [Candidate(names[k], item, score, "vector") for k, item, score in found]  # type: ignore[arg-type]
+
+    def _vector_mask(
+        self, conn: sqlite3.Connection, agent: str, agent_id: int, vectors: Any, scope: Scope
+    ) -> np.ndarray | None:
+        """The rows the scope allows. Facts are checked against the database (visibility may change)."""
+        n = vectors.size
+        kinds = vectors.kinds[:n]
+        threads = vectors.thread_ids[:n]
+        mask = np.isin(kinds, [KIND_CODES[k] for k in scope.kinds])
+        convo = kinds != KIND_CODES["fact"]
+        if scope.thread is not None:
+            thread_id = self._thread_id(conn, agent, scope.thread)
+            mask &= ~convo | (threads == (thread_id if thread_id is not None else -2))
+        elif scope.user is not None:
+            mine = [
+                r[0]
+                for r in conn.execute(
+                    "SELECT thread_id FROM thread_users WHERE agent_id = ? AND user_id = ?", (agent_id, scope.user)
+                )
+            ]
+            allowed = np.isin(threads, mine)
+            if "summary" in scope.kinds:  # thread-less summaries belong to their owner or to everyone
+                loose = [
+                    r[0]
+                    for r in conn.execute(
+                        "SELECT id FROM summaries WHERE agent_id = ? AND thread_id IS NULL "
+                        "AND (owner IS NULL OR owner = ?)",
+                        (agent_id, scope.user),
+                    )
+                ]
+                allowed |= (kinds == KIND_CODES["summary"]) & (threads == -1) & np.isin(vectors.item_ids[:n], loose)
+            mask &= ~convo | allowed
+        if "fact" in scope.kinds:
+            flt = FactFilter(user=scope.user, include_superseded=scope.include_superseded)
+            where, params = self._fact_where(agent_id, flt)
+            visible = [r[0] for r in conn.execute(f"SELECT f.id FROM facts f WHERE {where}", params)]  # noqa: S608
+            is_fact = ~convo
+            mask &= convo | (is_fact & np.isin(vectors.item_ids[:n], visible))
+        if scope.since is not None:
+            mask &= vectors.created[:n] >= scope.since.timestamp()
+        if scope.until is not None:
+            mask &= vectors.created[:n] < scope.until.timestamp()
+        return mask
 
     # -- search -------------------------------------------------------------------------------------
     def keyword_search(self, agent: str, query: str, scope: Scope, limit: int) -> list[Candidate]:

@@ -202,5 +202,37 @@ CREATE TABLE jobs (
 CREATE INDEX jobs_ready ON jobs (status, run_after);
 """
 
+# Vectors live apart from the rows they embed. ``id`` only grows, so a reader's cache loads what is new by
+# id; ``agents.vector_epoch`` counts deletions, which make a cache reload the agent's vectors.
+_VECTORS = """
+CREATE TABLE embeddings (
+    id         INTEGER PRIMARY KEY,
+    agent_id   INTEGER NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+    kind       TEXT NOT NULL CHECK (kind IN ('message', 'fact', 'summary')),
+    item_id    INTEGER NOT NULL,
+    thread_id  INTEGER,
+    created_at TEXT NOT NULL,
+    vector     BLOB NOT NULL,
+    UNIQUE (kind, item_id)
+);
+CREATE INDEX embeddings_agent ON embeddings (agent_id, id);
+ALTER TABLE agents ADD COLUMN vector_epoch INTEGER NOT NULL DEFAULT 0;
+CREATE TRIGGER embeddings_delete AFTER DELETE ON embeddings BEGIN
+    UPDATE agents SET vector_epoch = vector_epoch + 1 WHERE id = old.agent_id;
+END;
+CREATE TRIGGER messages_embedding_delete AFTER DELETE ON messages BEGIN
+    DELETE FROM embeddings WHERE kind = 'message' AND item_id = old.id;
+END;
+CREATE TRIGGER facts_embedding_delete AFTER DELETE ON facts BEGIN
+    DELETE FROM embeddings WHERE kind = 'fact' AND item_id = old.id;
+END;
+CREATE TRIGGER summaries_embedding_delete AFTER DELETE ON summaries BEGIN
+    DELETE FROM embeddings WHERE kind = 'summary' AND item_id = old.id;
+END;
+"""
+
 #: (version, name, SQL). Append only.
-MIGRATIONS: tuple[tuple[int, str, str], ...] = ((1, "initial schema", _INITIAL),)
+MIGRATIONS: tuple[tuple[int, str, str], ...] = (
+    (1, "initial schema", _INITIAL),
+    (2, "embeddings", _VECTORS),
+)
