@@ -163,6 +163,9 @@ def assemble(
     ctx.facts = take(facts, _fact_line, shares.facts, "Remembered facts")
     ctx.recalled = take(recalled, _hit_line, shares.recalled, "Related from past conversations")
 
+    # Messages are counted one by one (a request's count is the sum of its messages' counts), on top of
+    # the exact count of everything chosen so far.
+    used = tokenizer.count_messages(ctx.to_messages())
     units = group_turns(recent)
     kept: list[list[Message]] = []
     for unit in reversed(units):

@@ -12,11 +12,14 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
+
+import numpy as np
 
 from .config import Settings, load_settings
 from .context import Context, assemble
-from .errors import Forbidden, InvalidInput, NotFound
+from .errors import Forbidden, InvalidInput, ModelMismatch, NotFound
+from .exchange import EXPORT_FORMAT, EXPORT_VERSION, check_record
 from .retrieval import SearchConfig, Searcher, get_preset
 from .store import FactFilter, Scope, Store, StoreStatus, open_store
 from .tokens import Tokenizer, encoding_for, get_tokenizer
@@ -35,15 +38,46 @@ from .validation import (
     new_message_from_item,
 )
 
+if TYPE_CHECKING:
+    from .embeddings import Embedder
+
 __all__ = ["EXPORT_FORMAT", "Memory"]
 
-EXPORT_FORMAT = "memlane-export"
-EXPORT_VERSION = 1
 _KINDS = ("message", "fact", "summary")
 
 
 def _utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+class _Default:
+    """Marker: build this dependency from settings."""
+
+
+DEFAULT: Any = _Default()
+
+
+def embedder_from_settings(settings: Settings) -> Embedder | None:
+    """The embedder the settings name (``none`` → None)."""
+    if settings.embedder == "none":
+        return None
+    from .embeddings import make_embedder  # loads onnxruntime only when an embedder is wanted
+
+    options: dict[str, Any] = {}
+    if settings.embedder == "openai":
+        options = {
+            "base_url": settings.embedder_base_url,
+            "model": settings.embedder_model,
+            "api_key": settings.embedder_api_key,
+        }
+    return make_embedder(settings.embedder, **{k: v for k, v in options.items() if v is not None})
+
+
+def message_text(role: str, content: str, user: str | None, name: str | None, tool_calls: Any) -> str:
+    """The text embedded for a message: the speaker's name and what they said."""
+    text = content or (json.dumps(tool_calls, ensure_ascii=False) if tool_calls else "")
+    speaker = name or user
+    return f"{speaker}: {text}" if speaker else text
 
 
 class Memory:
@@ -55,11 +89,14 @@ class Memory:
         agent: the agent whose memory this is; default from settings (``"default"``).
         settings: settings to use instead of loading them from env and config file.
         store: an already open store (then ``path_or_url`` must be None); it is not closed by ``close``.
+        embedder: turns text into vectors for semantic recall; default from settings (the local MiniLM
+            model), None for keyword search only.
         clock: returns the current time (tests and imports inject their own).
         config_file: a TOML/YAML config file to read settings from.
 
     Raises:
         ConfigError: settings are invalid. StorageError: the database cannot be opened.
+        ModelMismatch: the store's vectors were made by another embedding model (see :meth:`reindex`).
     """
 
     def __init__(
@@ -70,8 +107,10 @@ class Memory:
         settings: Settings | None = None,
         store: Store | None = None,
         tokenizer: Tokenizer | None = None,
+        embedder: Embedder | None = DEFAULT,
         clock: Callable[[], datetime] | None = None,
         config_file: str | Path | None = None,
+        check_model: bool = True,
     ) -> None:
         self.settings = settings or load_settings(config_file)
         self.agent = check_key(agent if agent is not None else self.settings.agent, "agent")
@@ -85,7 +124,12 @@ class Memory:
         )
         self.tokenizer = tokenizer or get_tokenizer(self.settings.encoding or encoding_for(self.settings.model))
         self.clock = clock or _utcnow
+        self.embedder: Embedder | None = embedder_from_settings(self.settings) if embedder is DEFAULT else embedder
         self.searcher = Searcher(self.store)
+        if self.embedder is not None:
+            self.searcher.retrievers["vector"] = self._vector_retriever
+            if check_model:
+                self._check_model()
         if self.settings.auto_prune_days and self._owns_store:
             self.prune(self.settings.auto_prune_days)
 
@@ -106,15 +150,81 @@ class Memory:
 
     def for_agent(self, agent: str) -> Memory:
         """A view of the same store for another agent (closing it does not close the store)."""
-        other = Memory(
-            agent=agent, settings=self.settings, store=self.store, tokenizer=self.tokenizer, clock=self.clock
+        return Memory(
+            agent=agent,
+            settings=self.settings,
+            store=self.store,
+            tokenizer=self.tokenizer,
+            embedder=self.embedder,
+            clock=self.clock,
+            check_model=False,
         )
-        other.searcher = self.searcher
-        return other
 
     def _now(self) -> datetime:
         now = self.clock()
         return now if now.tzinfo else now.replace(tzinfo=UTC)
+
+    # -- embeddings ---------------------------------------------------------------------------------
+    def _check_model(self) -> None:
+        assert self.embedder is not None
+        stored = self.store.get_meta("embedding_model")
+        if stored is not None and stored != self.embedder.model:
+            raise ModelMismatch(
+                f"{self.store.location} holds vectors of the embedding model {stored!r}, but the configured "
+                f"model is {self.embedder.model!r}; configure {stored!r} again, or run `memlane reindex` "
+                "to re-embed everything with the new model"
+            )
+        dim = self.store.get_meta("embedding_dim")
+        if dim is not None and int(dim) != self.embedder.dim:
+            raise ModelMismatch(
+                f"{self.store.location} holds {dim}-dimensional vectors, the model {self.embedder.model!r} "
+                f"makes {self.embedder.dim}; run `memlane reindex`"
+            )
+
+    def _embed(self, texts: Sequence[str]) -> np.ndarray | None:
+        if self.embedder is None or not texts:
+            return None
+        if self.store.get_meta("embedding_model") is None:
+            self.store.set_meta("embedding_model", self.embedder.model)
+        return self.embedder.embed(list(texts), "document")
+
+    def _vector_retriever(self, agent: str, query: str, scope: Scope, limit: int) -> list[Any]:
+        assert self.embedder is not None
+        return self.store.vector_search(agent, self.embedder.embed_query(query), scope, limit)
+
+    def reindex(self, *, batch_size: int = 256, progress: Callable[[int, int], None] | None = None) -> int:
+        """Embed every message, fact and summary (of every agent) that has no vector, first dropping all
+        vectors if they were made by another model. Returns how many items were embedded.
+
+        ``progress(done, total)`` is called after each batch.
+        """
+        if self.embedder is None:
+            raise InvalidInput("no embedder is configured (embedder = none)")
+        stored = self.store.get_meta("embedding_model")
+        dim = self.store.get_meta("embedding_dim")
+        if (stored is not None and stored != self.embedder.model) or (
+            dim is not None and int(dim) != self.embedder.dim
+        ):
+            self.store.drop_vectors()
+        self.store.set_meta("embedding_model", self.embedder.model)
+        counts = self.store.status().counts
+        total = counts.get("messages", 0) + counts.get("facts", 0) + counts.get("summaries", 0)
+        done = 0
+        for kind in ("message", "fact", "summary"):
+            while True:
+                items = self.store.items_without_vectors(kind, batch_size)
+                if not items:
+                    break
+                by_agent: dict[str, list[Any]] = {}
+                for item in items:
+                    by_agent.setdefault(item.agent, []).append(item)
+                for agent, group in by_agent.items():
+                    vectors = self.embedder.embed([_item_text(item) for item in group], "document")
+                    self.store.set_vectors(agent, kind, [item.id for item in group], vectors)
+                done += len(items)
+                if progress is not None:
+                    progress(min(done, total), total)
+        return done
 
     # -- messages and threads -----------------------------------------------------------------------
     def _count(self, item: NewMessage) -> int:
@@ -161,7 +271,8 @@ class Memory:
             max_chars=self.settings.max_content_chars,
         )
         key = check_key(thread, "thread")
-        return self.store.add_messages(self.agent, key, [item], [self._count(item)], self._now())[0]
+        vectors = self._embed([_new_message_text(item)])
+        return self.store.add_messages(self.agent, key, [item], [self._count(item)], self._now(), vectors)[0]
 
     def add_messages(self, thread: str, items: Iterable[Mapping[str, Any]]) -> list[Message]:
         """Append several messages in one transaction: all are stored, or none.
@@ -173,7 +284,9 @@ class Memory:
         """
         key = check_key(thread, "thread")
         checked = [new_message_from_item(item, i, self.settings.max_content_chars) for i, item in enumerate(items)]
-        return self.store.add_messages(self.agent, key, checked, [self._count(m) for m in checked], self._now())
+        vectors = self._embed([_new_message_text(m) for m in checked])
+        counts = [self._count(m) for m in checked]
+        return self.store.add_messages(self.agent, key, checked, counts, self._now(), vectors)
 
     def history(self, thread: str, limit: int | None = None) -> list[Message]:
         """The thread's messages in order; with ``limit``, the last ``limit``. Empty for an unknown thread."""
@@ -276,7 +389,9 @@ class Memory:
             metadata=check_metadata(metadata),
             source_thread=check_optional_key(thread, "thread"),
         )
-        return self.store.add_fact(self.agent, fact, actor=fact.owner, now=self._now())
+        vectors = self._embed([_fact_text(fact.content, fact.subject)])
+        vector = None if vectors is None else vectors[0]
+        return self.store.add_fact(self.agent, fact, actor=fact.owner, now=self._now(), vector=vector)
 
     def fact(self, fact_id: int) -> Fact:
         """One fact by id.
@@ -353,8 +468,16 @@ class Memory:
             changes["subject"] = check_key(subject, "subject")
         if metadata is not None:
             changes["metadata"] = check_metadata(metadata)
-        self._owned(_check_id(fact_id), check_optional_key(user, "user"))
-        return self.store.update_fact(self.agent, fact_id, changes, actor=user, now=self._now(), action="update")
+        before = self._owned(_check_id(fact_id), check_optional_key(user, "user"))
+        vector = None
+        if "content" in changes or "subject" in changes:
+            vectors = self._embed(
+                [_fact_text(changes.get("content", before.content), changes.get("subject", before.subject))]
+            )
+            vector = None if vectors is None else vectors[0]
+        return self.store.update_fact(
+            self.agent, fact_id, changes, actor=user, now=self._now(), action="update", vector=vector
+        )
 
     def forget(self, fact_id: int, *, user: str | None = None, purge: bool = False) -> Fact:
         """Delete a fact and return what it was. Its history keeps a 'delete' entry unless ``purge``.
@@ -577,16 +700,12 @@ class Memory:
             raise InvalidInput("not a memlane export (the first line must be its header)")
         if records[0].get("version") != EXPORT_VERSION:
             raise InvalidInput(f"unsupported export version {records[0].get('version')!r}")
-        body = records[1:]
-        for number, record in enumerate(body, start=2):
-            _check_record(record, number, self.settings.max_content_chars)
+        body = [check_record(record, n, self.settings.max_content_chars) for n, record in enumerate(records[1:], 2)]
+        for record in body:
             if record["type"] == "message":
-                item = new_message_from_item(
-                    {k: record.get(k) for k in ("role", "content", "user", "name", "tool_calls", "tool_call_id")},
-                    number,
-                    self.settings.max_content_chars,
+                record["token_count"] = self.tokenizer.count_message(
+                    {k: record[k] for k in ("role", "content", "name", "tool_calls", "tool_call_id")}
                 )
-                record["token_count"] = self._count(item)
         return self.store.import_records(self.agent, body, on_conflict=on_conflict)
 
 
@@ -611,25 +730,26 @@ class _open_text:
             self.file.close()
 
 
+def _new_message_text(item: NewMessage) -> str:
+    return message_text(item.role, item.content, item.user, item.name, item.tool_calls)
+
+
+def _fact_text(content: str, subject: str | None) -> str:
+    return f"{subject}: {content}" if subject and subject.lower() not in content.lower() else content
+
+
+def _item_text(item: Message | Fact | Summary) -> str:
+    if isinstance(item, Message):
+        return message_text(item.role, item.content, item.user, item.name, item.tool_calls)
+    if isinstance(item, Fact):
+        return _fact_text(item.content, item.subject)
+    return item.content
+
+
 def _check_id(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise InvalidInput(f"an id must be a positive integer, not {value!r}")
     return value
-
-
-def _check_record(record: dict[str, Any], number: int, max_chars: int) -> None:
-    kind = record.get("type")
-    try:
-        if kind in ("message", "fact", "summary"):
-            check_content(record.get("content"), f"line {number} content", max_chars, allow_empty=kind == "message")
-        if kind == "fact":
-            check_importance(record.get("importance"))
-            check_visibility(record.get("visibility"))
-            check_category(record.get("category"))
-        if kind in ("thread", "message"):
-            check_key(record.get("thread"), f"line {number} thread")
-    except InvalidInput as exc:
-        raise InvalidInput(f"line {number}: {exc}") from exc
 
 
 def _in_summaries(hit: Hit, summaries: Sequence[Summary]) -> bool:

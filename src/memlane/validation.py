@@ -134,7 +134,22 @@ def check_metadata(value: Any, field: str = "metadata") -> dict[str, Any]:
         raise InvalidInput(f"{field} cannot be stored as JSON: {exc}") from exc
     _check_text(text, field)
     decoded: dict[str, Any] = json.loads(text)
+    _check_no_nul(decoded, field)
     return decoded
+
+
+def _check_no_nul(value: Any, field: str) -> None:
+    """JSON may escape a NUL as \\u0000, which PostgreSQL's jsonb refuses: reject it everywhere."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise InvalidInput(f"{field} contains a NUL character, which cannot be stored")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_no_nul(key, field)
+            _check_no_nul(item, field)
+    elif isinstance(value, list):
+        for item in value:
+            _check_no_nul(item, field)
 
 
 def check_timestamp(value: Any, field: str = "created_at") -> datetime | None:

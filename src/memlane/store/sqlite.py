@@ -1236,6 +1236,11 @@ class SQLiteStore(Store):
                 thread_ids: dict[str, int] = {}
                 skipped: set[str] = set()
                 fact_ids: dict[int, int] = {}
+                skipped_refs: set[int] = set()
+                first_change: dict[int, dict[str, Any]] = {}
+                for rec in records:
+                    if rec["type"] == "fact_change":
+                        first_change.setdefault(rec["fact"], rec)
                 superseded: list[tuple[int, int]] = []
                 for rec in records:
                     kind = rec["type"]
@@ -1311,6 +1316,18 @@ class SQLiteStore(Store):
                             if rec["thread"] in skipped:
                                 continue
                             thread_id = thread_ids.get(rec["thread"])
+                        else:
+                            same = conn.execute(
+                                "SELECT id FROM summaries WHERE agent_id = ? AND thread_id IS NULL AND kind = ? "
+                                "AND owner IS ? AND content = ? AND created_at = ?",
+                                (agent_id, rec["kind"], rec["owner"], rec["content"], rec["created_at"]),
+                            ).fetchone()
+                            if same is not None:
+                                if on_conflict == "error":
+                                    raise Conflict(f"summary {rec['content'][:40]!r} already exists")
+                                if on_conflict == "skip":
+                                    continue
+                                conn.execute("DELETE FROM summaries WHERE id = ?", (same[0],))
                         conn.execute(
                             "INSERT INTO summaries (agent_id, thread_id, kind, owner, from_seq, to_seq, content, "
                             "method, metadata, created_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
@@ -1329,13 +1346,46 @@ class SQLiteStore(Store):
                         )
                         counts["summaries"] += 1
                     elif kind == "deleted_fact":
-                        # Keep the history of a deleted fact under an id no fact will ever get.
-                        conn.execute("INSERT OR IGNORE INTO sqlite_sequence (name, seq) VALUES ('facts', 0)")
+                        ref = rec["ref"]
+                        first = first_change.get(ref)
+                        same = None
+                        if first is not None:
+                            same = conn.execute(
+                                "SELECT fact_id FROM fact_history WHERE agent_id = ? AND action = ? AND at = ? "
+                                "AND new_content IS ? AND old_content IS ?",
+                                (agent_id, first["action"], first["at"], first["new_content"], first["old_content"]),
+                            ).fetchone()
+                        if same is not None and on_conflict == "skip":
+                            fact_ids[ref] = int(same[0])
+                            skipped_refs.add(ref)
+                            continue
+                        if same is not None and on_conflict == "replace":
+                            conn.execute(
+                                "DELETE FROM fact_history WHERE agent_id = ? AND fact_id = ?", (agent_id, same[0])
+                            )
+                        # Keep a deleted fact's history under an id no fact will ever get.
+                        if conn.execute("SELECT 1 FROM sqlite_sequence WHERE name = 'facts'").fetchone() is None:
+                            conn.execute("INSERT INTO sqlite_sequence (name, seq) VALUES ('facts', 0)")
                         conn.execute("UPDATE sqlite_sequence SET seq = seq + 1 WHERE name = 'facts'")
-                        fact_ids[rec["ref"]] = int(
+                        fact_ids[ref] = int(
                             conn.execute("SELECT seq FROM sqlite_sequence WHERE name = 'facts'").fetchone()[0]
                         )
                     elif kind == "fact":
+                        same = conn.execute(
+                            "SELECT id FROM facts WHERE agent_id = ? AND owner IS ? AND content = ? AND created_at = ?",
+                            (agent_id, rec["owner"], rec["content"], rec["created_at"]),
+                        ).fetchone()
+                        if same is not None:
+                            if on_conflict == "error":
+                                raise Conflict(f"fact {rec['content'][:40]!r} already exists in agent {agent!r}")
+                            if on_conflict == "skip":
+                                fact_ids[rec["ref"]] = int(same[0])
+                                skipped_refs.add(rec["ref"])
+                                continue
+                            conn.execute("DELETE FROM facts WHERE id = ?", (same[0],))
+                            conn.execute(
+                                "DELETE FROM fact_history WHERE agent_id = ? AND fact_id = ?", (agent_id, same[0])
+                            )
                         source_thread_id = None
                         if rec["source_thread"] is not None:
                             row = conn.execute(
@@ -1375,6 +1425,9 @@ class SQLiteStore(Store):
                             superseded.append((fact_ids[rec["ref"]], rec["superseded_by"]))
                         counts["facts"] += 1
                     elif kind == "fact_change":
+                        ref = rec["fact"]
+                        if ref in skipped_refs:
+                            continue
                         if rec["fact"] not in fact_ids:
                             raise InvalidInput(f"fact_change refers to unknown fact ref {rec['fact']}")
                         self._history(

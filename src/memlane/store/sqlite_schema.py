@@ -111,23 +111,27 @@ CREATE VIRTUAL TABLE facts_fts USING fts5(
 CREATE TRIGGER facts_fts_insert AFTER INSERT ON facts BEGIN
     INSERT INTO facts_fts (rowid, content, subject, scope)
     VALUES (new.id, new.content, coalesce(new.subject, ''),
-            'a' || new.agent_id || ' o' || coalesce(hex(new.owner), 'none') || ' v' || new.visibility
+            'a' || new.agent_id || ' o' || CASE WHEN new.owner IS NULL THEN 'none' ELSE hex(new.owner) END
+            || ' v' || new.visibility
             || ' s' || new.status);
 END;
 CREATE TRIGGER facts_fts_delete AFTER DELETE ON facts BEGIN
     INSERT INTO facts_fts (facts_fts, rowid, content, subject, scope)
     VALUES ('delete', old.id, old.content, coalesce(old.subject, ''),
-            'a' || old.agent_id || ' o' || coalesce(hex(old.owner), 'none') || ' v' || old.visibility
+            'a' || old.agent_id || ' o' || CASE WHEN old.owner IS NULL THEN 'none' ELSE hex(old.owner) END
+            || ' v' || old.visibility
             || ' s' || old.status);
 END;
 CREATE TRIGGER facts_fts_update AFTER UPDATE OF content, subject, owner, visibility, status ON facts BEGIN
     INSERT INTO facts_fts (facts_fts, rowid, content, subject, scope)
     VALUES ('delete', old.id, old.content, coalesce(old.subject, ''),
-            'a' || old.agent_id || ' o' || coalesce(hex(old.owner), 'none') || ' v' || old.visibility
+            'a' || old.agent_id || ' o' || CASE WHEN old.owner IS NULL THEN 'none' ELSE hex(old.owner) END
+            || ' v' || old.visibility
             || ' s' || old.status);
     INSERT INTO facts_fts (rowid, content, subject, scope)
     VALUES (new.id, new.content, coalesce(new.subject, ''),
-            'a' || new.agent_id || ' o' || coalesce(hex(new.owner), 'none') || ' v' || new.visibility
+            'a' || new.agent_id || ' o' || CASE WHEN new.owner IS NULL THEN 'none' ELSE hex(new.owner) END
+            || ' v' || new.visibility
             || ' s' || new.status);
 END;
 
@@ -166,20 +170,20 @@ CREATE VIRTUAL TABLE summaries_fts USING fts5(
 CREATE TRIGGER summaries_fts_insert AFTER INSERT ON summaries BEGIN
     INSERT INTO summaries_fts (rowid, content, scope)
     VALUES (new.id, new.content, 'a' || new.agent_id || ' t' || coalesce(new.thread_id, 'none')
-            || ' o' || coalesce(hex(new.owner), 'none'));
+            || ' o' || CASE WHEN new.owner IS NULL THEN 'none' ELSE hex(new.owner) END);
 END;
 CREATE TRIGGER summaries_fts_delete AFTER DELETE ON summaries BEGIN
     INSERT INTO summaries_fts (summaries_fts, rowid, content, scope)
     VALUES ('delete', old.id, old.content, 'a' || old.agent_id || ' t' || coalesce(old.thread_id, 'none')
-            || ' o' || coalesce(hex(old.owner), 'none'));
+            || ' o' || CASE WHEN old.owner IS NULL THEN 'none' ELSE hex(old.owner) END);
 END;
 CREATE TRIGGER summaries_fts_update AFTER UPDATE OF content ON summaries BEGIN
     INSERT INTO summaries_fts (summaries_fts, rowid, content, scope)
     VALUES ('delete', old.id, old.content, 'a' || old.agent_id || ' t' || coalesce(old.thread_id, 'none')
-            || ' o' || coalesce(hex(old.owner), 'none'));
+            || ' o' || CASE WHEN old.owner IS NULL THEN 'none' ELSE hex(old.owner) END);
     INSERT INTO summaries_fts (rowid, content, scope)
     VALUES (new.id, new.content, 'a' || new.agent_id || ' t' || coalesce(new.thread_id, 'none')
-            || ' o' || coalesce(hex(new.owner), 'none'));
+            || ' o' || CASE WHEN new.owner IS NULL THEN 'none' ELSE hex(new.owner) END);
 END;
 
 CREATE TABLE jobs (
