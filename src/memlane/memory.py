@@ -613,20 +613,27 @@ class Memory:
         recent = self.store.messages(self.agent, key, limit=self.settings.max_messages_in_context)
         summaries = self.store.summaries(self.agent, thread=key, kind="rolling", limit=3)
         facts = self._context_facts(viewer, query)
-        recalled: list[Hit] = []
+        hits: list[Hit] = []
         if query and query.strip():
-            recent_ids = {m.id for m in recent}
             hits = self.recall(query, user=viewer, limit=8, kinds=("message", "summary"))
-            recalled = [h for h in hits if h.message_id not in recent_ids and not _in_summaries(h, summaries)]
-        ctx = assemble(
-            tokenizer=self.tokenizer,
-            budget=budget,
-            system_prompt=prompt,
-            summaries=list(reversed(summaries)),
-            facts=facts,
-            recalled=recalled,
-            recent=recent,
-        )
+            hits = [h for h in hits if not _in_summaries(h, summaries)]
+
+        def build(exclude: set[int]) -> Context:
+            return assemble(
+                tokenizer=self.tokenizer,
+                budget=budget,
+                system_prompt=prompt,
+                summaries=list(reversed(summaries)),
+                facts=facts,
+                recalled=[h for h in hits if h.message_id not in exclude],
+                recent=recent,
+            )
+
+        # Recalled messages already in the window are not repeated; but a recent message the budget
+        # left out may come back as a recalled item, so fit once, then again against what was kept.
+        ctx = build({m.id for m in recent})
+        if hits and ctx.dropped_messages:
+            ctx = build({m.id for m in ctx.messages})
         if ctx.facts:
             self.store.touch_facts(self.agent, [f.id for f in ctx.facts], self._now())
         return ctx

@@ -32,10 +32,11 @@ def encoding_for(model: str) -> str:
     """
     if model in _ENCODINGS:
         return model
-    try:
-        return str(quicktok.encoding_for_model(model).name)
-    except KeyError:
-        return "o200k_base"
+    name = model.lower().rsplit("/", 1)[-1]
+    for prefix, encoding in sorted(quicktok.MODEL_TO_ENCODING.items(), key=lambda kv: -len(kv[0])):
+        if name == prefix or name.startswith((prefix + "-", prefix + ".")):
+            return encoding if encoding in _ENCODINGS else "o200k_base"
+    return "o200k_base"
 
 
 class Tokenizer:
@@ -45,7 +46,14 @@ class Tokenizer:
         if encoding not in _ENCODINGS:
             raise ConfigError(f"unknown tokenizer encoding {encoding!r}; use one of {', '.join(_ENCODINGS)}")
         self.encoding = encoding
-        self._enc = quicktok.get_encoding(encoding)
+        self._loaded: Any = None
+
+    @property
+    def _enc(self) -> Any:
+        # The vocabulary loads on first use: commands that never count tokens don't pay for it.
+        if self._loaded is None:
+            self._loaded = quicktok.get_encoding(self.encoding)
+        return self._loaded
 
     def count(self, text: str) -> int:
         """Tokens of ``text`` (no special tokens)."""
@@ -86,5 +94,5 @@ class Tokenizer:
 
 @lru_cache(maxsize=4)
 def get_tokenizer(encoding: str) -> Tokenizer:
-    """A shared :class:`Tokenizer` for ``encoding`` (loading one costs a few milliseconds)."""
+    """A shared :class:`Tokenizer` for ``encoding`` (its vocabulary is loaded on first use)."""
     return Tokenizer(encoding)

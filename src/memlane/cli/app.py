@@ -1,0 +1,113 @@
+"""The ``memlane`` command: global options, the command list, and the error → exit-code mapping."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from typer.core import TyperGroup
+
+from memlane import __version__
+from memlane.errors import MemlaneError
+
+from . import commands_data, commands_facts, commands_threads
+from .commands_db import db_app
+from .demo import demo
+from .exitcodes import exit_code_for
+from .state import CliState
+
+__all__ = ["app", "main"]
+
+
+class MemlaneGroup(TyperGroup):
+    """The root group: a :class:`MemlaneError` from any command becomes one ``error:`` line and an exit code."""
+
+    def invoke(self, ctx: Any) -> Any:  # Any: typer's own context base class is private
+        """Run the command; map memlane errors to a one-line message on stderr and a typed exit code."""
+        try:
+            return super().invoke(ctx)
+        except MemlaneError as exc:
+            message = " ".join(str(exc).split()) or type(exc).__name__
+            typer.echo(f"error: {message}", err=True)
+            raise typer.Exit(exit_code_for(exc)) from None
+
+
+app = typer.Typer(
+    name="memlane",
+    cls=MemlaneGroup,
+    epilog="New here? Run `memlane demo`. Each command has --help with examples.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"memlane {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    ctx: typer.Context,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            metavar="PATH_OR_URL",
+            help="SQLite file (or sqlite:/// URL) to use; default: the 'database' setting, else <home>/memlane.db.",
+        ),
+    ] = None,
+    agent: Annotated[
+        str | None, typer.Option("--agent", "-a", help="Agent (bot, app) whose memory to use; default: 'default'.")
+    ] = None,
+    config: Annotated[
+        Path | None, typer.Option("--config", metavar="FILE", help="A TOML or YAML settings file.")
+    ] = None,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Machine-readable output: one JSON document on stdout.")
+    ] = False,
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit."),
+    ] = False,
+) -> None:
+    """Long-term memory for LLM chat bots and agents: threads, facts, recall and token-budgeted context.
+
+    Examples:
+
+        memlane demo
+
+        memlane --db bot.db add general user "I love Python" --user alice
+
+        memlane --db bot.db --json recall python --user alice
+    """
+    ctx.obj = CliState(db=db, agent=agent, config=config, json=json_output)
+
+
+# Conversations
+app.command("add")(commands_threads.add)
+app.command("history")(commands_threads.history)
+app.command("threads")(commands_threads.threads)
+app.command("reset")(commands_threads.reset)
+app.command("end")(commands_threads.end)
+app.command("prune")(commands_threads.prune)
+# Remembered facts, recall and context
+app.command("remember")(commands_facts.remember)
+app.command("facts")(commands_facts.facts)
+app.command("forget")(commands_facts.forget)
+app.command("recall")(commands_facts.recall)
+app.command("context")(commands_facts.context)
+# Moving data, the database, the tour
+app.command("export")(commands_data.export)
+app.command("import")(commands_data.import_)
+app.command("reindex")(commands_data.reindex)
+app.add_typer(db_app, name="db")
+app.command("demo")(demo)
+
+
+def main() -> None:
+    """Entry point of the ``memlane`` console script."""
+    app(prog_name="memlane")

@@ -1,0 +1,190 @@
+"""Memory commands: remember, facts, forget, recall, context."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.text import Text
+
+from .render import console, context_document, context_view, emit_json, facts_table, hits_table, plural, print_all
+from .state import get_state
+
+__all__ = ["context", "facts", "forget", "recall", "remember"]
+
+
+def remember(
+    ctx: typer.Context,
+    content: Annotated[str, typer.Argument(help="The fact to remember, in one sentence.")],
+    user: Annotated[
+        str | None, typer.Option("--user", "-u", help="Owner of the fact; omit for the agent's own memory.")
+    ] = None,
+    category: Annotated[
+        str, typer.Option("--category", "-c", help="fact, preference, topic, hobby ... or your own identifier.")
+    ] = "fact",
+    importance: Annotated[int, typer.Option("--importance", "-i", help="1 (trivia) to 5 (critical).")] = 3,
+    visibility: Annotated[
+        str, typer.Option("--visibility", help="private (only the owner) or shared (every user of the agent).")
+    ] = "private",
+    subject: Annotated[str | None, typer.Option("--subject", "-s", help="Who or what the fact is about.")] = None,
+    thread: Annotated[str | None, typer.Option("--thread", "-t", help="Thread the fact was learned in.")] = None,
+) -> None:
+    """Store a fact to recall later.
+
+    Examples:
+
+        memlane remember "Alice prefers Python" --user alice --category preference
+
+        memlane remember "The team meets on Mondays" --visibility shared --user alice --importance 4
+    """
+    state = get_state(ctx)
+    with state.open() as mem:
+        fact = mem.remember(
+            content,
+            user=user,
+            category=category,
+            importance=importance,
+            visibility=visibility,
+            subject=subject,
+            thread=thread,
+        )
+    if state.json:
+        emit_json(fact)
+        return
+    owner = fact.owner if fact.owner is not None else "the agent"
+    console().print(
+        Text(f"Remembered fact #{fact.id} ({fact.visibility}, owner {owner}, importance {fact.importance}).")
+    )
+
+
+def facts(
+    ctx: typer.Context,
+    user: Annotated[
+        str | None,
+        typer.Option("--user", "-u", help="Facts this user may see; omit for shared and agent-level facts only."),
+    ] = None,
+    subject: Annotated[str | None, typer.Option("--subject", "-s", help="Only facts about this subject.")] = None,
+    category: Annotated[str | None, typer.Option("--category", "-c", help="Only facts of this category.")] = None,
+    all_users: Annotated[
+        bool, typer.Option("--all-users", help="Every user's facts, private ones too (admin).")
+    ] = False,
+    limit: Annotated[int | None, typer.Option("--limit", "-l", help="At most N facts.")] = None,
+) -> None:
+    """List remembered facts, most important first.
+
+    Examples:
+
+        memlane facts --user alice
+
+        memlane facts --all-users --category preference
+    """
+    state = get_state(ctx)
+    with state.open() as mem:
+        found = mem.facts(user, subject=subject, category=category, all_users=all_users, limit=limit)
+    if state.json:
+        emit_json({"facts": found})
+    elif not found:
+        console().print("No facts.")
+    else:
+        console().print(facts_table(found))
+
+
+def forget(
+    ctx: typer.Context,
+    fact_id: Annotated[int | None, typer.Argument(help="The fact to forget (see `memlane facts`).")] = None,
+    all_: Annotated[
+        bool, typer.Option("--all", help="Forget every fact the user owns (the agent's own without --user).")
+    ] = False,
+    user: Annotated[
+        str | None, typer.Option("--user", "-u", help="Act as this user: only their own facts can be forgotten.")
+    ] = None,
+    purge: Annotated[bool, typer.Option("--purge", help="Also erase the facts' change history.")] = False,
+) -> None:
+    """Forget one fact by id, or all of a user's facts with --all.
+
+    Examples:
+
+        memlane forget 3 --user alice
+
+        memlane forget --all --user alice
+    """
+    if (fact_id is None) == (not all_):
+        raise typer.BadParameter("give either a FACT_ID or --all, not both and not neither")
+    state = get_state(ctx)
+    with state.open() as mem:
+        if fact_id is not None:
+            fact = mem.forget(fact_id, user=user, purge=purge)
+            if state.json:
+                emit_json({"forgotten": 1, "fact": fact})
+            else:
+                console().print(Text(f"Forgot fact #{fact.id}: {fact.content}"))
+            return
+        count = mem.forget_all(user, purge=purge)
+    if state.json:
+        emit_json({"forgotten": count, "user": user})
+    else:
+        whose = f"owned by {user}" if user is not None else "of the agent's own"
+        console().print(
+            Text(f"Memories cleared: forgot {plural(count, 'fact')} {whose}; other users' facts are untouched.")
+        )
+
+
+def recall(
+    ctx: typer.Context,
+    query: Annotated[str, typer.Argument(help="What to look for, in plain words.")],
+    user: Annotated[
+        str | None, typer.Option("--user", "-u", help="Search as this user (their threads and the facts they see).")
+    ] = None,
+    thread: Annotated[str | None, typer.Option("--thread", "-t", help="Only this thread's messages.")] = None,
+    limit: Annotated[int, typer.Option("--limit", "-l", help="At most N hits.")] = 5,
+) -> None:
+    """Find the messages, facts and summaries most relevant to a query, ranked.
+
+    Examples:
+
+        memlane recall "what language does Alice like" --user alice
+
+        memlane --json recall python --limit 3
+    """
+    state = get_state(ctx)
+    with state.open() as mem:
+        hits = mem.recall(query, user=user, thread=thread, limit=limit)
+    if state.json:
+        emit_json({"query": query, "user": user, "hits": hits})
+    elif not hits:
+        console().print(Text(f"Nothing found for {query!r}."))
+    else:
+        console().print(hits_table(hits, title=f"Recall: {query}"))
+
+
+def context(
+    ctx: typer.Context,
+    thread: Annotated[str, typer.Argument(help="The thread the next model call continues.")],
+    query: Annotated[
+        str | None, typer.Option("--query", "-q", help="The user's new message: ranks facts, recalls older items.")
+    ] = None,
+    user: Annotated[str | None, typer.Option("--user", "-u", help="Whose facts may be included.")] = None,
+    budget: Annotated[
+        int | None, typer.Option("--budget", "-b", help="Token budget (default: setting max_history_tokens).")
+    ] = None,
+    system_prompt: Annotated[
+        str | None, typer.Option("--system-prompt", help="System prompt (default: the thread's own).")
+    ] = None,
+) -> None:
+    """Assemble the token-budgeted context for the next model call and show each section.
+
+    With --json, prints the to_messages() list (ready for an OpenAI-style chat API) with the token count.
+
+    Examples:
+
+        memlane context general --user alice --query "what should I learn next?" --budget 600
+
+        memlane --json context general --user alice --budget 2000
+    """
+    state = get_state(ctx)
+    with state.open() as mem:
+        assembled = mem.context(thread, query=query, user=user, budget=budget, system_prompt=system_prompt)
+    if state.json:
+        emit_json(context_document(assembled, thread=thread, user=user, query=query))
+    else:
+        print_all(context_view(assembled))

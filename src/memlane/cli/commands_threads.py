@@ -1,0 +1,185 @@
+"""Conversation commands: add, history, threads, reset, end, prune."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.text import Text
+
+from .render import console, emit_json, messages_table, plural, threads_table, when
+from .state import get_state
+
+__all__ = ["add", "end", "history", "prune", "reset", "threads"]
+
+UserOption = Annotated[str | None, typer.Option("--user", "-u", help="The user (end user) this concerns.")]
+
+
+def _read_content(content: str) -> str:
+    """``-`` means: read the text from stdin (one trailing newline dropped)."""
+    if content != "-":
+        return content
+    text = typer.get_text_stream("stdin").read()
+    return text[:-1] if text.endswith("\n") else text
+
+
+def add(
+    ctx: typer.Context,
+    thread: Annotated[str, typer.Argument(help="Thread (conversation, channel) to append to; created on first use.")],
+    role: Annotated[str, typer.Argument(help="user, assistant, system or tool.")],
+    content: Annotated[str, typer.Argument(help="The message text; - reads it from stdin.")],
+    user: UserOption = None,
+    name: Annotated[str | None, typer.Option("--name", "-n", help="Display name of the speaker.")] = None,
+    metadata: Annotated[str | None, typer.Option("--metadata", help="A JSON object stored with the message.")] = None,
+    created_at: Annotated[
+        str | None, typer.Option("--created-at", help="ISO-8601 time of the message (default: now; naive = UTC).")
+    ] = None,
+    tool_calls: Annotated[
+        str | None, typer.Option("--tool-calls", help="JSON list of OpenAI-style tool calls (assistant only).")
+    ] = None,
+    tool_call_id: Annotated[
+        str | None, typer.Option("--tool-call-id", help="The call a tool message answers (role tool only).")
+    ] = None,
+) -> None:
+    """Append one message to a thread and show it as stored (id, position, tokens).
+
+    Examples:
+
+        memlane add general user "I'm Alice and I love Python" --user alice --name Alice
+
+        echo "Hi Alice!" | memlane add general assistant -
+    """
+    state = get_state(ctx)
+    with state.open() as mem:
+        message = mem.add_message(
+            thread,
+            role,
+            _read_content(content),
+            user=user,
+            name=name,
+            metadata=metadata,
+            created_at=created_at,
+            tool_calls=tool_calls,
+            tool_call_id=tool_call_id,
+        )
+    if state.json:
+        emit_json(message)
+        return
+    console().print(
+        Text.assemble(
+            "Stored message ",
+            (f"#{message.id}", "bold"),
+            f" in thread {message.thread!r}: seq {message.seq}, {plural(message.token_count, 'token')}, ",
+            when(message.created_at),
+        )
+    )
+
+
+def history(
+    ctx: typer.Context,
+    thread: Annotated[str, typer.Argument(help="The thread to show.")],
+    limit: Annotated[int | None, typer.Option("--limit", "-l", help="Show only the last N messages.")] = None,
+) -> None:
+    """Show a thread's messages in order, like a chat log.
+
+    Examples:
+
+        memlane history general
+
+        memlane --json history general --limit 10
+    """
+    state = get_state(ctx)
+    with state.open() as mem:
+        messages = mem.history(thread, limit=limit)
+        if not messages:
+            mem.thread(thread)  # an unknown thread is an error (likely a typo), an emptied one is not
+    if state.json:
+        emit_json({"thread": thread, "messages": messages})
+    elif not messages:
+        console().print(Text(f"Thread {thread!r} has no messages (it was reset)."))
+    else:
+        console().print(messages_table(messages, title=f"Thread {thread}"))
+
+
+def threads(
+    ctx: typer.Context,
+    user: Annotated[str | None, typer.Option("--user", "-u", help="Only threads this user wrote in.")] = None,
+    status: Annotated[str | None, typer.Option("--status", help="open or ended.")] = None,
+    limit: Annotated[int | None, typer.Option("--limit", "-l", help="At most N threads.")] = None,
+) -> None:
+    """List threads, most recently active first.
+
+    Examples:
+
+        memlane threads
+
+        memlane threads --user alice --status open
+    """
+    state = get_state(ctx)
+    with state.open() as mem:
+        found = mem.threads(user, status=status, limit=limit)
+    if state.json:
+        emit_json({"threads": found})
+    elif not found:
+        console().print("No threads yet.")
+    else:
+        console().print(threads_table(found))
+
+
+def reset(
+    ctx: typer.Context,
+    thread: Annotated[str, typer.Argument(help="The thread to clear.")],
+) -> None:
+    """Clear a thread's conversation (messages and summaries); remembered facts are kept.
+
+    Examples:
+
+        memlane reset general
+    """
+    state = get_state(ctx)
+    with state.open() as mem:
+        cleared = mem.reset(thread)
+    if state.json:
+        emit_json({"thread": thread, "cleared": cleared})
+    else:
+        console().print(f"{plural(cleared, 'message')} cleared; facts are kept.")
+
+
+def end(
+    ctx: typer.Context,
+    thread: Annotated[str, typer.Argument(help="The thread to mark ended.")],
+) -> None:
+    """Mark a conversation ended; its messages and the facts learned from it stay.
+
+    Examples:
+
+        memlane end general
+    """
+    state = get_state(ctx)
+    with state.open() as mem:
+        ended = mem.end(thread)
+    if state.json:
+        emit_json(ended)
+    else:
+        console().print(Text(f"Thread {ended.key!r} ended ({plural(ended.message_count, 'message')} kept)."))
+
+
+def prune(
+    ctx: typer.Context,
+    older_than_days: Annotated[
+        float, typer.Option("--older-than-days", help="Delete threads with no activity for this many days.")
+    ],
+) -> None:
+    """Delete idle threads with their messages and summaries (facts learned from them stay).
+
+    Examples:
+
+        memlane prune --older-than-days 90
+    """
+    state = get_state(ctx)
+    with state.open() as mem:
+        pruned = mem.prune(older_than_days)
+    if state.json:
+        emit_json({"pruned": pruned, "older_than_days": older_than_days})
+    else:
+        console().print(f"{plural(pruned, 'thread')} pruned.")

@@ -1,0 +1,65 @@
+"""memlane's embedders: text in, unit-length float32 vectors out.
+
+Providers implement one method, :meth:`Embedder.embed_batch`; :meth:`Embedder.embed` (cache,
+de-duplication, batching) and :meth:`Embedder.embed_query` are built once on top.
+
+- :class:`OnnxMiniLMEmbedder` (``"minilm"``, the default): all-MiniLM-L6-v2 on the CPU, offline.
+- :class:`OpenAICompatibleEmbedder` (``"openai"``): any server with OpenAI's ``/embeddings``.
+- :class:`FakeEmbedder` (``"fake"``): hashed words, deterministic and instant, for tests.
+
+Importing this package is cheap: onnxruntime and the tokenizer load on the first embedding.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+from memlane.embeddings.base import Embedder, EmbedKind, Vectors
+from memlane.embeddings.fake import FakeEmbedder
+from memlane.embeddings.onnx import OnnxMiniLMEmbedder
+from memlane.embeddings.openai_compat import OpenAICompatibleEmbedder
+from memlane.errors import ConfigError
+
+__all__ = [
+    "EMBEDDERS",
+    "EmbedKind",
+    "Embedder",
+    "FakeEmbedder",
+    "OnnxMiniLMEmbedder",
+    "OpenAICompatibleEmbedder",
+    "Vectors",
+    "make_embedder",
+]
+
+#: The names :func:`make_embedder` knows, and the class each builds.
+EMBEDDERS: dict[str, type[Embedder]] = {
+    "fake": FakeEmbedder,
+    "minilm": OnnxMiniLMEmbedder,
+    "openai": OpenAICompatibleEmbedder,
+}
+
+
+def make_embedder(name: str = "minilm", **options: Any) -> Embedder:
+    """Build the embedder called ``name`` (case-insensitive) with ``options`` as its arguments.
+
+    ``"minilm"`` (local, offline; the default), ``"openai"`` (any OpenAI-compatible server; needs
+    ``base_url`` and ``model``) or ``"fake"`` (tests). Nothing is loaded or contacted yet.
+
+    Raises:
+        ConfigError: unknown name, ``"openai"`` without ``base_url`` or ``model``, an option the
+            embedder does not take, or an option value it refuses.
+    """
+    key = name.strip().lower() if isinstance(name, str) else name
+    cls = EMBEDDERS.get(key)
+    if cls is None:
+        raise ConfigError(f"unknown embedder {name!r}; expected one of {', '.join(sorted(EMBEDDERS))}")
+    if cls is OpenAICompatibleEmbedder:
+        missing = [option for option in ("base_url", "model") if not options.get(option)]
+        if missing:
+            raise ConfigError(f"the 'openai' embedder needs {' and '.join(missing)} (e.g. MEMLANE_EMBEDDER_BASE_URL)")
+    try:
+        inspect.signature(cls).bind(**options)
+    except TypeError as error:
+        raise ConfigError(f"invalid options for the {key!r} embedder: {error}") from error
+    return cls(**options)

@@ -1,0 +1,201 @@
+"""The embedder contract: providers implement :meth:`Embedder.embed_batch`, the rest is built here once.
+
+:meth:`Embedder.embed` adds what every provider needs the same way: input checks, de-duplication
+of identical texts within a call, an LRU cache of recent ``(kind, text)`` vectors, batching of the
+misses (shortest texts together, so a local model pads little), and a check of what the provider
+returned. :meth:`Embedder.embed_query` is ``embed`` for one query.
+"""
+
+from __future__ import annotations
+
+import threading
+from abc import ABC, abstractmethod
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Literal, Self, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+
+from memlane.errors import ConfigError, InvalidInput, InvalidOutput
+
+__all__ = ["KINDS", "EmbedKind", "Embedder", "Vectors", "normalize_rows"]
+
+EmbedKind: TypeAlias = Literal["query", "document"]
+#: The kinds of text an embedder is told about (some models embed a question unlike a passage).
+KINDS: tuple[EmbedKind, ...] = ("query", "document")
+#: float32 array of shape ``(n, dim)``, one unit-length row per text.
+Vectors: TypeAlias = npt.NDArray[np.float32]
+
+
+def normalize_rows(matrix: npt.NDArray[np.floating]) -> Vectors:
+    """``matrix`` as float32 with every row scaled to unit L2 length.
+
+    Raises:
+        InvalidOutput: a row is all zeros or holds NaN/inf (it has no direction to keep).
+    """
+    rows = np.asarray(matrix, dtype=np.float32)
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    if rows.size and not (np.all(np.isfinite(norms)) and np.all(norms > 0.0)):
+        raise InvalidOutput("an embedding is all zeros or not finite")
+    unit: Vectors = (rows / norms).astype(np.float32, copy=False)
+    return unit
+
+
+class Embedder(ABC):
+    """Turns texts into unit-length float32 vectors; the same text always gives the same vector.
+
+    Subclasses set ``model`` (a stable identifier stored with the vectors, so a store notices a
+    changed model) and ``dim``, call ``super().__init__``, and implement :meth:`embed_batch`.
+    Instances are safe to share between threads.
+
+    Args:
+        batch_size: most texts handed to :meth:`embed_batch` at once.
+        cache_size: how many recent ``(kind, text)`` vectors :meth:`embed` keeps; 0 disables.
+
+    Raises:
+        ConfigError: ``batch_size`` < 1 or ``cache_size`` < 0.
+    """
+
+    model: str
+    dim: int
+
+    def __init__(self, *, batch_size: int = 32, cache_size: int = 4096) -> None:
+        if batch_size < 1:
+            raise ConfigError(f"batch_size must be at least 1, got {batch_size}")
+        if cache_size < 0:
+            raise ConfigError(f"cache_size must not be negative, got {cache_size}")
+        self.batch_size = batch_size
+        self.cache_size = cache_size
+        self._cache: OrderedDict[tuple[str, str], Vectors] = OrderedDict()
+        self._cache_lock = threading.Lock()
+
+    @abstractmethod
+    def embed_batch(self, texts: Sequence[str], kind: EmbedKind) -> Vectors:
+        """Embed ``texts`` as they are (no cache, no de-duplication).
+
+        Returns:
+            float32 array of shape ``(len(texts), dim)``, rows L2-normalised, in input order.
+
+        Raises:
+            ProviderError: the model could not be run or reached (subclasses say which).
+        """
+
+    def embed(self, texts: Sequence[str], kind: EmbedKind = "document") -> Vectors:
+        """Embed ``texts`` (of one ``kind``) through the cache, in batches of ``batch_size``.
+
+        Identical texts are embedded once per call; recently seen ones not at all.
+
+        Returns:
+            float32 array of shape ``(len(texts), dim)`` with unit-length rows, in input order;
+            ``(0, dim)`` for no texts. The array is the caller's to modify.
+
+        Raises:
+            InvalidInput: ``texts`` is a single string or holds a non-string, or ``kind`` is unknown.
+            InvalidOutput: the provider returned vectors of the wrong shape or non-finite values.
+            ProviderError: the provider failed (see the subclass).
+        """
+        if isinstance(texts, str | bytes):
+            raise InvalidInput("texts must be a sequence of strings, not a single string (use embed_query)")
+        if kind not in KINDS:
+            raise InvalidInput(f"kind must be 'query' or 'document', got {kind!r}")
+        items = list(texts)
+        for item in items:
+            if not isinstance(item, str):
+                raise InvalidInput(f"every text must be a string, got {type(item).__name__}")
+        if not items:
+            return np.empty((0, self.dim), dtype=np.float32)
+
+        positions: dict[str, list[int]] = {}
+        for index, text in enumerate(items):
+            positions.setdefault(text, []).append(index)
+        found = self._cache_get(kind, positions)
+        out: Vectors | None = None
+        if found:
+            out = np.empty((len(items), len(next(iter(found.values())))), dtype=np.float32)
+            for text, vector in found.items():
+                out[positions[text]] = vector
+
+        # Shortest first: a batch of similar lengths wastes little on padding in a local model.
+        missing = sorted((text for text in positions if text not in found), key=len)
+        for start in range(0, len(missing), self.batch_size):
+            chunk = missing[start : start + self.batch_size]
+            vectors = self._checked(self.embed_batch(chunk, kind), len(chunk))
+            if out is None:
+                out = np.empty((len(items), vectors.shape[1]), dtype=np.float32)
+            for text, vector in zip(chunk, vectors, strict=True):
+                out[positions[text]] = vector
+            self._cache_put(kind, chunk, vectors)
+        assert out is not None  # every text was either found or embedded
+        return out
+
+    def embed_query(self, text: str) -> Vectors:
+        """Embed one search query (``kind="query"``), through the cache.
+
+        Returns:
+            float32 array of shape ``(dim,)``, unit length.
+
+        Raises:
+            InvalidInput: ``text`` is not a string.
+            InvalidOutput, ProviderError: as :meth:`embed`.
+        """
+        if not isinstance(text, str):
+            raise InvalidInput(f"the query must be a string, got {type(text).__name__}")
+        vector: Vectors = self.embed([text], "query")[0]
+        return vector
+
+    def clear_cache(self) -> None:
+        """Forget every cached vector."""
+        with self._cache_lock:
+            self._cache.clear()
+
+    def close(self) -> None:
+        """Drop the cache and release what the embedder holds open (connections). Safe to call twice."""
+        self.clear_cache()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(model={self.model!r})"
+
+    # ---- internals ------------------------------------------------------------------------------
+
+    def _checked(self, vectors: object, count: int) -> Vectors:
+        """What :meth:`embed_batch` returned, as a float32 matrix, or :class:`InvalidOutput`."""
+        if not isinstance(vectors, np.ndarray) or vectors.ndim != 2 or vectors.shape[0] != count:
+            shape = getattr(vectors, "shape", type(vectors).__name__)
+            raise InvalidOutput(f"{type(self).__name__} returned {shape} for {count} texts")
+        if vectors.shape[1] != self.dim:
+            raise InvalidOutput(f"{type(self).__name__} returned {vectors.shape[1]}-dim vectors, expected {self.dim}")
+        if not np.all(np.isfinite(vectors)):
+            raise InvalidOutput(f"{type(self).__name__} returned non-finite values")
+        checked: Vectors = vectors.astype(np.float32, copy=False)
+        return checked
+
+    def _cache_get(self, kind: str, positions: dict[str, list[int]]) -> dict[str, Vectors]:
+        if not self.cache_size:
+            return {}
+        found: dict[str, Vectors] = {}
+        with self._cache_lock:
+            for text in positions:
+                vector = self._cache.get((kind, text))
+                if vector is not None:
+                    self._cache.move_to_end((kind, text))
+                    found[text] = vector
+        return found
+
+    def _cache_put(self, kind: str, texts: Sequence[str], vectors: Vectors) -> None:
+        if not self.cache_size:
+            return
+        with self._cache_lock:
+            for text, vector in zip(texts, vectors, strict=True):
+                kept = vector.copy()
+                kept.setflags(write=False)  # shared between calls: nobody may change it in place
+                self._cache[(kind, text)] = kept
+                self._cache.move_to_end((kind, text))
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)

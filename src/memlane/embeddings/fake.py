@@ -1,0 +1,62 @@
+"""A deterministic, offline, instant embedder for tests: hashed words and character trigrams."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+from memlane.embeddings.base import Embedder, EmbedKind, Vectors, normalize_rows
+from memlane.errors import ConfigError
+
+__all__ = ["FakeEmbedder"]
+
+_WORD = re.compile(r"\w+")
+_WORD_WEIGHT = 1.0
+# Trigrams make "cat" and "cats" a little alike; kept light so that shared words dominate.
+_TRIGRAM_WEIGHT = 0.25
+_EMPTY = "\x00empty"  # the feature of a text without words, so that it still has a direction
+
+
+def _slot(feature: str, dim: int) -> tuple[int, float]:
+    """Where ``feature`` lands and with which sign: stable across processes (no salted ``hash``)."""
+    digest = hashlib.blake2b(feature.encode("utf-8"), digest_size=8).digest()
+    value = int.from_bytes(digest, "little")
+    return (value >> 1) % dim, (1.0 if value & 1 else -1.0)
+
+
+class FakeEmbedder(Embedder):
+    """Feature hashing of lower-cased words (and their trigrams) into ``dim`` signed buckets.
+
+    Texts that share words are closer than texts that don't; the same text gives the same vector
+    in every process. Not a language model: no synonyms, no meaning. ``kind`` is ignored.
+
+    Raises:
+        ConfigError: ``dim`` < 2 (and :class:`Embedder`'s checks).
+    """
+
+    def __init__(self, dim: int = 64, *, batch_size: int = 256, cache_size: int = 4096) -> None:
+        if dim < 2:
+            raise ConfigError(f"the fake embedder needs dim >= 2, got {dim}")
+        super().__init__(batch_size=batch_size, cache_size=cache_size)
+        self.dim = dim
+        self.model = f"fake-hash-{dim}"
+
+    def embed_batch(self, texts: Sequence[str], kind: EmbedKind) -> Vectors:
+        """Hash each text's words and trigrams into a unit vector. Never raises for a string."""
+        matrix = np.zeros((len(texts), self.dim), dtype=np.float64)
+        for row, text in enumerate(texts):
+            words = _WORD.findall(text.lower()) or [_EMPTY]
+            for word in words:
+                column, sign = _slot("w:" + word, self.dim)
+                matrix[row, column] += sign * _WORD_WEIGHT
+                padded = f"#{word}#"
+                for start in range(len(padded) - 2):
+                    column, sign = _slot("t:" + padded[start : start + 3], self.dim)
+                    matrix[row, column] += sign * _TRIGRAM_WEIGHT
+            if not np.any(matrix[row]):  # features that cancelled out exactly: keep a direction
+                column, sign = _slot("w:" + _EMPTY, self.dim)
+                matrix[row, column] = sign
+        return normalize_rows(matrix)
