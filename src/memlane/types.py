@@ -17,6 +17,7 @@ __all__ = [
     "Fact",
     "FactChange",
     "Hit",
+    "Job",
     "Message",
     "Role",
     "Summary",
@@ -168,3 +169,22 @@ class Hit:
     user: str | None = None
     seq: int | None = None
     message_ids: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """A durable background job (summarize a thread, create a memory, merge a profile ...)."""
+
+    id: int
+    agent: str
+    kind: str
+    payload: dict[str, Any]
+    status: Literal["pending", "running", "done", "dead"]
+    attempts: int
+    max_attempts: int
+    run_after: datetime
+    lease_owner: str | None
+    lease_expires_at: datetime | None
+    last_error: str | None
+    created_at: datetime
+    updated_at: datetime

@@ -18,6 +18,7 @@ from .types import CATEGORIES, ROLES, VISIBILITIES
 
 __all__ = [
     "NewFact",
+    "NewJob",
     "NewMessage",
     "NewSummary",
     "check_category",
@@ -76,6 +77,17 @@ class NewSummary:
     owner: str | None
     method: str
     metadata: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class NewJob:
+    """A job to enqueue. A pending job with the same ``dedupe_key`` makes the new one a no-op."""
+
+    kind: str
+    payload: dict[str, Any]
+    dedupe_key: str | None = None
+    run_after: datetime | None = None
+    max_attempts: int = 5
 
 
 def _check_text(value: Any, field: str) -> str:

@@ -15,8 +15,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..types import Fact, FactChange, Message, Summary, Thread
-from ..validation import NewFact, NewMessage, NewSummary
+from ..types import Fact, FactChange, Job, Message, Summary, Thread
+from ..validation import NewFact, NewJob, NewMessage, NewSummary
 
 __all__ = ["Candidate", "FactFilter", "Scope", "Store", "StoreStatus"]
 
@@ -110,10 +110,11 @@ class Store(ABC):
         token_counts: Sequence[int],
         now: datetime,
         vectors: np.ndarray | None = None,
+        jobs: Sequence[NewJob] = (),
     ) -> list[Message]:
         """Append messages to a thread (created if new) in one transaction; sequence numbers are gap-free.
 
-        ``vectors`` (one L2-normalised float32 row per item) are stored in the same transaction.
+        ``vectors`` (one L2-normalised float32 row per item) and ``jobs`` are stored in the same transaction.
         """
 
     @abstractmethod
@@ -136,8 +137,10 @@ class Store(ABC):
         system_prompt: str | None = None,
         metadata: dict[str, Any] | None = None,
         status: str | None = None,
+        jobs: Sequence[NewJob] = (),
     ) -> Thread:
-        """Create the thread if needed and set the given fields (None leaves a field as it is)."""
+        """Create the thread if needed and set the given fields (None leaves a field as it is); ``jobs``
+        are queued in the same transaction."""
 
     @abstractmethod
     def messages(
@@ -171,9 +174,16 @@ class Store(ABC):
     # -- facts ----------------------------------------------------------------------------------
     @abstractmethod
     def add_fact(
-        self, agent: str, fact: NewFact, *, actor: str | None, now: datetime, vector: np.ndarray | None = None
+        self,
+        agent: str,
+        fact: NewFact,
+        *,
+        actor: str | None,
+        now: datetime,
+        vector: np.ndarray | None = None,
+        jobs: Sequence[NewJob] = (),
     ) -> Fact:
-        """Store a fact (and its vector) and its 'create' history entry in one transaction."""
+        """Store a fact (and its vector), its 'create' history entry and ``jobs`` in one transaction."""
 
     @abstractmethod
     def get_facts(self, agent: str, ids: Sequence[int]) -> list[Fact]:
@@ -194,15 +204,24 @@ class Store(ABC):
         now: datetime,
         action: str,
         vector: np.ndarray | None = None,
+        jobs: Sequence[NewJob] = (),
     ) -> Fact:
-        """Apply field changes (and replace the vector if given) and record them in the history, in one
-        transaction. Raises NotFound."""
+        """Apply field changes (and replace the vector if given), record them in the history and queue
+        ``jobs``, in one transaction. Raises NotFound."""
 
     @abstractmethod
     def delete_facts(
-        self, agent: str, ids: Sequence[int], *, actor: str | None, now: datetime, purge_history: bool
+        self,
+        agent: str,
+        ids: Sequence[int],
+        *,
+        actor: str | None,
+        now: datetime,
+        purge_history: bool,
+        jobs: Sequence[NewJob] = (),
     ) -> int:
-        """Delete facts, recording a 'delete' history entry unless purging history too; returns count."""
+        """Delete facts, recording a 'delete' history entry unless purging history too, and queue ``jobs``
+        (only if something was deleted); returns count."""
 
     @abstractmethod
     def fact_history(self, agent: str, fact_id: int) -> list[FactChange]:
@@ -261,6 +280,44 @@ class Store(ABC):
     @abstractmethod
     def keyword_search(self, agent: str, query: str, scope: Scope, limit: int) -> list[Candidate]:
         """Full-text search (stemmed, BM25-ranked) over messages, facts and summaries within the scope."""
+
+    # -- jobs ---------------------------------------------------------------------------------------
+    # Jobs are enqueued with ``enqueue_jobs`` or, to share the transaction of the write that causes
+    # them, through the ``jobs=`` argument of the writes that accept it. A job's ``dedupe_key`` is
+    # unique among pending jobs only: claiming a job clears it, so new work can be queued meanwhile.
+    @abstractmethod
+    def enqueue_jobs(self, agent: str, jobs: Sequence[NewJob], now: datetime) -> list[Job]:
+        """Queue jobs in one transaction; returns the jobs created (duplicates of pending ones are skipped)."""
+
+    @abstractmethod
+    def claim_jobs(
+        self, worker: str, now: datetime, *, lease_seconds: float, limit: int, kinds: Sequence[str] | None = None
+    ) -> list[Job]:
+        """Lease up to ``limit`` ready jobs (pending with ``run_after <= now``, or running with an expired
+        lease) to ``worker``, oldest first; each claim adds one attempt. No job is leased twice at once."""
+
+    @abstractmethod
+    def complete_job(self, job_id: int, worker: str, now: datetime) -> bool:
+        """Mark a leased job done; False if ``worker`` no longer holds its lease."""
+
+    @abstractmethod
+    def fail_job(self, job_id: int, worker: str, error: str, now: datetime, retry_at: datetime | None) -> Job | None:
+        """Record a failure: back to pending until ``retry_at``, or dead when attempts are used up or
+        ``retry_at`` is None. None if ``worker`` no longer holds the lease."""
+
+    @abstractmethod
+    def defer_job(self, job_id: int, worker: str, until: datetime, reason: str) -> bool:
+        """Put a leased job back to pending until ``until`` without counting the attempt (e.g. budget low)."""
+
+    @abstractmethod
+    def list_jobs(
+        self, agent: str | None, *, status: str | None = None, kind: str | None = None, limit: int | None = 100
+    ) -> list[Job]:
+        """Jobs, newest first, of one agent or all."""
+
+    @abstractmethod
+    def retry_job(self, job_id: int, now: datetime) -> Job:
+        """Send a dead (or done) job back to pending with its attempts reset. Raises NotFound."""
 
     # -- export / import ------------------------------------------------------------------------
     @abstractmethod

@@ -22,9 +22,10 @@ import numpy as np
 
 from ..errors import Conflict, DatabaseLocked, InvalidInput, NotFound, StorageError
 from ..types import Fact, FactChange, Message, Summary, Thread
-from ..validation import NewFact, NewMessage, NewSummary
+from ..validation import NewFact, NewJob, NewMessage, NewSummary
 from ._common import dump_json, fmt_time, load_json, parse_time, query_terms
 from .base import Candidate, FactFilter, Scope, Store, StoreStatus
+from .sqlite_jobs import SQLiteJobs, insert_jobs
 from .sqlite_schema import MIGRATIONS
 from .sqlite_vectors import KIND_CODES, VectorCache, top_k
 
@@ -73,7 +74,7 @@ def _scope_token(prefix: str, value: str) -> str:
     return prefix + value.encode("utf-8").hex()
 
 
-class SQLiteStore(Store):
+class SQLiteStore(SQLiteJobs, Store):
     """A memlane store in one SQLite file (created with its directory if missing)."""
 
     backend = "sqlite"
@@ -301,6 +302,7 @@ class SQLiteStore(Store):
         token_counts: Sequence[int],
         now: datetime,
         vectors: np.ndarray | None = None,
+        jobs: Sequence[NewJob] = (),
     ) -> list[Message]:
         if not items:
             return []
@@ -353,6 +355,8 @@ class SQLiteStore(Store):
                 ]
                 if vectors is not None:
                     self._put_vectors(conn, agent_id, "message", ids, [thread_id] * len(ids), stamps, vectors)
+                if jobs:
+                    insert_jobs(conn, agent_id, jobs, now)
         except sqlite3.DatabaseError as exc:
             raise StorageError(f"could not store messages: {exc}") from exc
         self._remember_agent(agent, agent_id)
@@ -435,6 +439,7 @@ class SQLiteStore(Store):
         system_prompt: str | None = None,
         metadata: dict[str, Any] | None = None,
         status: str | None = None,
+        jobs: Sequence[NewJob] = (),
     ) -> Thread:
         with self._write() as conn:
             agent_id = self._ensure_agent(conn, agent, now)
@@ -453,6 +458,8 @@ class SQLiteStore(Store):
                 sets.append("ended_at = ?")
                 params.append(fmt_time(now) if status == "ended" else None)
             conn.execute(f"UPDATE threads SET {', '.join(sets)} WHERE id = ?", (*params, thread_id))  # noqa: S608
+            if jobs:
+                insert_jobs(conn, agent_id, jobs, now)
         self._remember_agent(agent, agent_id)
         result = self.get_thread(agent, thread)
         assert result is not None
@@ -536,7 +543,14 @@ class SQLiteStore(Store):
 
     # -- facts --------------------------------------------------------------------------------------
     def add_fact(
-        self, agent: str, fact: NewFact, *, actor: str | None, now: datetime, vector: np.ndarray | None = None
+        self,
+        agent: str,
+        fact: NewFact,
+        *,
+        actor: str | None,
+        now: datetime,
+        vector: np.ndarray | None = None,
+        jobs: Sequence[NewJob] = (),
     ) -> Fact:
         stamp = fmt_time(now)
         with self._write() as conn:
@@ -570,6 +584,8 @@ class SQLiteStore(Store):
             self._history(conn, agent_id, fact_id, "create", actor, None, fact.content, {}, stamp)
             if vector is not None:
                 self._put_vectors(conn, agent_id, "fact", [fact_id], [source_thread_id], [stamp], vector[None, :])
+            if jobs:
+                insert_jobs(conn, agent_id, jobs, now)
         self._remember_agent(agent, agent_id)
         return self.get_facts(agent, [fact_id])[0]
 
@@ -655,6 +671,7 @@ class SQLiteStore(Store):
         now: datetime,
         action: str,
         vector: np.ndarray | None = None,
+        jobs: Sequence[NewJob] = (),
     ) -> Fact:
         unknown = set(changes) - _FACT_FIELDS
         if unknown:
@@ -708,10 +725,19 @@ class SQLiteStore(Store):
                 self._put_vectors(
                     conn, agent_id, "fact", [fact_id], [None], [fmt_time(before.created_at)], vector[None, :]
                 )
+            if jobs:
+                insert_jobs(conn, agent_id, jobs, now)
         return self.get_facts(agent, [fact_id])[0]
 
     def delete_facts(
-        self, agent: str, ids: Sequence[int], *, actor: str | None, now: datetime, purge_history: bool
+        self,
+        agent: str,
+        ids: Sequence[int],
+        *,
+        actor: str | None,
+        now: datetime,
+        purge_history: bool,
+        jobs: Sequence[NewJob] = (),
     ) -> int:
         agent_id = self._agent_id(agent)
         if agent_id is None or not ids:
@@ -730,6 +756,8 @@ class SQLiteStore(Store):
                     conn.execute("DELETE FROM fact_history WHERE agent_id = ? AND fact_id = ?", (agent_id, fact_id))
                 else:
                     self._history(conn, agent_id, fact_id, "delete", actor, row[0], None, {}, stamp)
+            if deleted and jobs:
+                insert_jobs(conn, agent_id, jobs, now)
         return deleted
 
     def fact_history(self, agent: str, fact_id: int) -> list[FactChange]:
@@ -1371,10 +1399,21 @@ class SQLiteStore(Store):
                             conn.execute("SELECT seq FROM sqlite_sequence WHERE name = 'facts'").fetchone()[0]
                         )
                     elif kind == "fact":
-                        same = conn.execute(
-                            "SELECT id FROM facts WHERE agent_id = ? AND owner IS ? AND content = ? AND created_at = ?",
-                            (agent_id, rec["owner"], rec["content"], rec["created_at"]),
-                        ).fetchone()
+                        # The same fact, even if edited since: found by its 'create' history entry.
+                        first = first_change.get(rec["ref"])
+                        if first is not None and first["action"] == "create":
+                            same = conn.execute(
+                                "SELECT h.fact_id FROM fact_history h JOIN facts f ON f.id = h.fact_id "
+                                "WHERE h.agent_id = ? AND h.action = 'create' AND h.at = ? "
+                                "AND h.new_content IS ? AND f.owner IS ?",
+                                (agent_id, first["at"], first["new_content"], rec["owner"]),
+                            ).fetchone()
+                        else:
+                            same = conn.execute(
+                                "SELECT id FROM facts WHERE agent_id = ? AND owner IS ? AND content = ? "
+                                "AND created_at = ?",
+                                (agent_id, rec["owner"], rec["content"], rec["created_at"]),
+                            ).fetchone()
                         if same is not None:
                             if on_conflict == "error":
                                 raise Conflict(f"fact {rec['content'][:40]!r} already exists in agent {agent!r}")
