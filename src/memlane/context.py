@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import InvalidInput
 from .tokens import Tokenizer
 from .types import Fact, Hit, Message, Summary
+
+if TYPE_CHECKING:
+    from .pipeline import Section
 
 __all__ = ["Context", "ContextBudget", "assemble", "group_turns"]
 
@@ -42,6 +45,7 @@ class Context:
     tokens: int = 0
     dropped_messages: int = 0
     extra_sections: list[tuple[str, list[str]]] = field(default_factory=list)
+    """Sections added by the pipeline (profile, digest, agent memories ...), before the built-in ones."""
 
     def system_text(self) -> str:
         """The system message: the prompt followed by one titled section per kind of memory."""
@@ -121,7 +125,7 @@ def assemble(
     recalled: Sequence[Hit],
     recent: Sequence[Message],
     shares: ContextBudget | None = None,
-    extra_sections: Sequence[tuple[str, Sequence[str]]] = (),
+    extra_sections: Sequence[Section] = (),
 ) -> Context:
     """Fit the pieces into ``budget`` tokens, most recent messages first.
 
@@ -137,12 +141,11 @@ def assemble(
         messages=[],
         budget=budget,
         encoding=tokenizer.encoding,
-        extra_sections=[(title, list(lines)) for title, lines in extra_sections],
     )
-    base = tokenizer.count_messages(ctx.to_messages()) if (system_prompt or extra_sections) else 3
+    base = tokenizer.count_messages(ctx.to_messages()) if system_prompt else 3
     if base > budget:
         raise InvalidInput(f"the system prompt alone needs {base} tokens, more than the budget of {budget}")
-    used = base + (0 if (system_prompt or extra_sections) else 4)  # a system message costs its framing
+    used = base + (0 if system_prompt else 4)  # a system message costs its framing
 
     def take(items: Sequence[Any], line: Any, share: float, title: str) -> list[Any]:
         nonlocal used
@@ -159,6 +162,10 @@ def assemble(
             used += spent
         return chosen
 
+    for section in extra_sections:
+        lines = take(section.lines, str, section.share, section.title)
+        if lines:
+            ctx.extra_sections.append((section.title, lines))
     ctx.summaries = take(summaries, _summary_line, shares.summaries, "Summary of earlier conversation")
     ctx.facts = take(facts, _fact_line, shares.facts, "Remembered facts")
     ctx.recalled = take(recalled, _hit_line, shares.recalled, "Related from past conversations")
@@ -188,6 +195,11 @@ def assemble(
             ctx.facts.pop()
         elif ctx.summaries:
             ctx.summaries.pop()
+        elif ctx.extra_sections:
+            _, lines = ctx.extra_sections[-1]
+            lines.pop()
+            if not lines:
+                ctx.extra_sections.pop()
         else:  # pragma: no cover - base <= budget was checked above
             break
         ctx.tokens = tokenizer.count_messages(ctx.to_messages())

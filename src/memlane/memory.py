@@ -20,6 +20,7 @@ from .config import Settings, load_settings
 from .context import Context, assemble
 from .errors import Forbidden, InvalidInput, ModelMismatch, NotFound
 from .exchange import EXPORT_FORMAT, EXPORT_VERSION, check_record
+from .pipeline import Pipeline
 from .retrieval import SearchConfig, Searcher, get_preset
 from .store import FactFilter, Scope, Store, StoreStatus, open_store
 from .tokens import Tokenizer, encoding_for, get_tokenizer
@@ -40,6 +41,7 @@ from .validation import (
 
 if TYPE_CHECKING:
     from .embeddings import Embedder
+    from .llm import LLMClient
 
 __all__ = ["EXPORT_FORMAT", "Memory"]
 
@@ -71,6 +73,21 @@ def embedder_from_settings(settings: Settings) -> Embedder | None:
             "api_key": settings.embedder_api_key,
         }
     return make_embedder(settings.embedder, **{k: v for k, v in options.items() if v is not None})
+
+
+def llm_from_settings(settings: Settings) -> LLMClient | None:
+    """The LLM client the settings configure, or None (then the pipeline works without one)."""
+    if not settings.llm_provider or settings.llm_provider == "none":
+        return None
+    from .llm import make_llm
+
+    return make_llm(
+        settings.llm_provider,
+        base_url=settings.llm_base_url,
+        api_key=settings.llm_api_key,
+        model=settings.llm_model,
+        timeout=settings.llm_timeout,
+    )
 
 
 def message_text(role: str, content: str, user: str | None, name: str | None, tool_calls: Any) -> str:
@@ -108,6 +125,7 @@ class Memory:
         store: Store | None = None,
         tokenizer: Tokenizer | None = None,
         embedder: Embedder | None = DEFAULT,
+        llm: LLMClient | None = DEFAULT,
         clock: Callable[[], datetime] | None = None,
         config_file: str | Path | None = None,
         check_model: bool = True,
@@ -125,7 +143,9 @@ class Memory:
         self.tokenizer = tokenizer or get_tokenizer(self.settings.encoding or encoding_for(self.settings.model))
         self.clock = clock or _utcnow
         self.embedder: Embedder | None = embedder_from_settings(self.settings) if embedder is DEFAULT else embedder
+        self.llm: LLMClient | None = llm_from_settings(self.settings) if llm is DEFAULT else llm
         self.searcher = Searcher(self.store)
+        self.pipeline = Pipeline(self)
         if self.embedder is not None:
             self.searcher.retrievers["vector"] = self._vector_retriever
             if check_model:
@@ -156,6 +176,7 @@ class Memory:
             store=self.store,
             tokenizer=self.tokenizer,
             embedder=self.embedder,
+            llm=self.llm,
             clock=self.clock,
             check_model=False,
         )
@@ -272,7 +293,8 @@ class Memory:
         )
         key = check_key(thread, "thread")
         vectors = self._embed([_new_message_text(item)])
-        return self.store.add_messages(self.agent, key, [item], [self._count(item)], self._now(), vectors)[0]
+        jobs = self.pipeline.after_messages(key, [item])
+        return self.store.add_messages(self.agent, key, [item], [self._count(item)], self._now(), vectors, jobs)[0]
 
     def add_messages(self, thread: str, items: Iterable[Mapping[str, Any]]) -> list[Message]:
         """Append several messages in one transaction: all are stored, or none.
@@ -286,7 +308,8 @@ class Memory:
         checked = [new_message_from_item(item, i, self.settings.max_content_chars) for i, item in enumerate(items)]
         vectors = self._embed([_new_message_text(m) for m in checked])
         counts = [self._count(m) for m in checked]
-        return self.store.add_messages(self.agent, key, checked, counts, self._now(), vectors)
+        jobs = self.pipeline.after_messages(key, checked) if checked else []
+        return self.store.add_messages(self.agent, key, checked, counts, self._now(), vectors, jobs)
 
     def history(self, thread: str, limit: int | None = None) -> list[Message]:
         """The thread's messages in order; with ``limit``, the last ``limit``. Empty for an unknown thread."""
@@ -359,7 +382,7 @@ class Memory:
         key = check_key(thread, "thread")
         if self.store.get_thread(self.agent, key) is None:
             raise NotFound(f"no thread {thread!r} in agent {self.agent!r}")
-        return self.store.upsert_thread(self.agent, key, self._now(), status="ended")
+        return self.store.upsert_thread(self.agent, key, self._now(), status="ended", jobs=self.pipeline.after_end(key))
 
     # -- facts --------------------------------------------------------------------------------------
     def remember(
@@ -391,7 +414,8 @@ class Memory:
         )
         vectors = self._embed([_fact_text(fact.content, fact.subject)])
         vector = None if vectors is None else vectors[0]
-        return self.store.add_fact(self.agent, fact, actor=fact.owner, now=self._now(), vector=vector)
+        jobs = self.pipeline.after_fact_change(fact.owner)
+        return self.store.add_fact(self.agent, fact, actor=fact.owner, now=self._now(), vector=vector, jobs=jobs)
 
     def fact(self, fact_id: int) -> Fact:
         """One fact by id.
@@ -475,8 +499,9 @@ class Memory:
                 [_fact_text(changes.get("content", before.content), changes.get("subject", before.subject))]
             )
             vector = None if vectors is None else vectors[0]
+        jobs = self.pipeline.after_fact_change(before.owner)
         return self.store.update_fact(
-            self.agent, fact_id, changes, actor=user, now=self._now(), action="update", vector=vector
+            self.agent, fact_id, changes, actor=user, now=self._now(), action="update", vector=vector, jobs=jobs
         )
 
     def forget(self, fact_id: int, *, user: str | None = None, purge: bool = False) -> Fact:
@@ -486,7 +511,8 @@ class Memory:
             NotFound: no such fact. Forbidden: ``user`` does not own it.
         """
         fact = self._owned(_check_id(fact_id), check_optional_key(user, "user"))
-        self.store.delete_facts(self.agent, [fact.id], actor=user, now=self._now(), purge_history=purge)
+        jobs = self.pipeline.after_fact_change(fact.owner)
+        self.store.delete_facts(self.agent, [fact.id], actor=user, now=self._now(), purge_history=purge, jobs=jobs)
         return fact
 
     def forget_all(
@@ -511,7 +537,8 @@ class Memory:
             include_superseded=True,
         )
         ids = [f.id for f in self.store.list_facts(self.agent, flt, limit=None)]
-        return self.store.delete_facts(self.agent, ids, actor=user, now=self._now(), purge_history=purge)
+        jobs = self.pipeline.after_fact_change(flt.user)
+        return self.store.delete_facts(self.agent, ids, actor=user, now=self._now(), purge_history=purge, jobs=jobs)
 
     def fact_history(self, fact_id: int) -> list[FactChange]:
         """Every change made to a fact, oldest first (kept after the fact is forgotten).
@@ -537,6 +564,7 @@ class Memory:
         until: datetime | None = None,
         include_superseded: bool = False,
         preset: str | SearchConfig | None = None,
+        now: datetime | None = None,
     ) -> list[Hit]:
         """Ranked memories relevant to ``query``: messages, facts and summaries the scope allows.
 
@@ -618,6 +646,8 @@ class Memory:
             hits = self.recall(query, user=viewer, limit=8, kinds=("message", "summary"))
             hits = [h for h in hits if not _in_summaries(h, summaries)]
 
+        sections = self.pipeline.context_sections(key, viewer, query)
+
         def build(exclude: set[int]) -> Context:
             return assemble(
                 tokenizer=self.tokenizer,
@@ -627,6 +657,7 @@ class Memory:
                 facts=facts,
                 recalled=[h for h in hits if h.message_id not in exclude],
                 recent=recent,
+                extra_sections=sections,
             )
 
         # Recalled messages already in the window are not repeated; but a recent message the budget

@@ -11,7 +11,7 @@ import sqlite3
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import NotFound
 from ..types import Job
@@ -71,12 +71,13 @@ def _job(r: tuple[Any, ...]) -> Job:
 class SQLiteJobs:
     """Job methods of the store contract; relies on the host class's connection helpers."""
 
-    # provided by SQLiteStore
-    def _write(self) -> AbstractContextManager[sqlite3.Connection]: ...  # pragma: no cover
-    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]: ...  # pragma: no cover
-    def _ensure_agent(self, conn: sqlite3.Connection, agent: str, now: datetime) -> int: ...  # pragma: no cover
-    def _remember_agent(self, agent: str, agent_id: int) -> None: ...  # pragma: no cover
-    def _agent_id(self, agent: str) -> int | None: ...  # pragma: no cover
+    if TYPE_CHECKING:  # provided by SQLiteStore
+
+        def _write(self) -> AbstractContextManager[sqlite3.Connection]: ...
+        def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]: ...
+        def _ensure_agent(self, conn: sqlite3.Connection, agent: str, now: datetime) -> int: ...
+        def _remember_agent(self, agent: str, agent_id: int) -> None: ...
+        def _agent_id(self, agent: str) -> int | None: ...
 
     def _jobs_by_id(self, conn: sqlite3.Connection, ids: Sequence[int]) -> list[Job]:
         if not ids:

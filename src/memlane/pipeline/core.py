@@ -1,0 +1,89 @@
+"""The pipeline's dispatcher: collects the hooks of its step modules and routes jobs to their handlers.
+
+A step module may define any of::
+
+    HANDLERS: dict[str, Handler]                                     job kind -> handler(pipeline, job)
+    def after_messages(pipeline, thread, items) -> list[NewJob]      jobs caused by new messages
+    def after_end(pipeline, thread) -> list[NewJob]                  jobs caused by Memory.end()
+    def after_fact_change(pipeline, user) -> list[NewJob]            jobs caused by remember/update/forget
+    def context_sections(pipeline, thread, user, query) -> list[Section]   extra sections for context()
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from ..errors import InvalidInput
+from ..types import Job
+from ..validation import NewJob, NewMessage
+
+if TYPE_CHECKING:
+    from ..memory import Memory
+
+__all__ = ["Handler", "Pipeline", "Section"]
+
+Handler = Callable[["Pipeline", Job], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A titled block of lines for the system message, with the largest share of the budget it may take."""
+
+    title: str
+    lines: list[str] = field(default_factory=list)
+    share: float = 0.1
+
+
+def _steps() -> list[ModuleType]:
+    from . import digests, memories, profile, summarize
+
+    return [summarize, memories, profile, digests]
+
+
+class Pipeline:
+    """The pipeline of one :class:`~memlane.Memory` (one agent)."""
+
+    def __init__(self, memory: Memory) -> None:
+        self.memory = memory
+        self.steps = _steps()
+        self.handlers: dict[str, Handler] = {}
+        for step in self.steps:
+            self.handlers.update(getattr(step, "HANDLERS", {}))
+
+    def _collect(self, hook: str, *args: Any) -> list[Any]:
+        out: list[Any] = []
+        for step in self.steps:
+            fn = getattr(step, hook, None)
+            if fn is not None:
+                out.extend(fn(self, *args))
+        return out
+
+    def after_messages(self, thread: str, items: Sequence[NewMessage]) -> list[NewJob]:
+        """Jobs to queue with new messages."""
+        return self._collect("after_messages", thread, items)
+
+    def after_end(self, thread: str) -> list[NewJob]:
+        """Jobs to queue when a conversation ends."""
+        return self._collect("after_end", thread)
+
+    def after_fact_change(self, user: str | None) -> list[NewJob]:
+        """Jobs to queue when a user's facts change."""
+        return self._collect("after_fact_change", user)
+
+    def context_sections(self, thread: str, user: str | None, query: str | None) -> list[Section]:
+        """Extra sections for ``context()``, in order."""
+        return self._collect("context_sections", thread, user, query)
+
+    def run_job(self, job: Job) -> None:
+        """Run one job with its handler (the caller owns leasing, retries and failure recording).
+
+        Raises:
+            InvalidInput: no handler for the job's kind.
+        """
+        handler = self.handlers.get(job.kind)
+        if handler is None:
+            raise InvalidInput(f"no handler for job kind {job.kind!r}")
+        handler(self, job)
