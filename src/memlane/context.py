@@ -97,8 +97,11 @@ def _hit_line(h: Hit) -> str:
 
 def group_turns(messages: Sequence[Message]) -> list[list[Message]]:
     """Split messages into units that must stay together: an assistant message with tool calls and the
-    tool results that answer it form one unit; every other message is a unit of its own. Tool results
-    whose call is not in ``messages`` are dropped (they would be orphans)."""
+    tool results that answer it form one unit; every other message is a unit of its own.
+
+    Tool results whose call is not in ``messages`` are dropped (they would be orphans), and so is a call
+    whose results are not all there: chat APIs reject a tool call without its answer.
+    """
     units: list[list[Message]] = []
     open_calls: dict[str, list[Message]] = {}
     for msg in messages:
@@ -112,7 +115,15 @@ def group_turns(messages: Sequence[Message]) -> list[list[Message]]:
         if msg.role == "assistant" and msg.tool_calls:
             for call in msg.tool_calls:
                 open_calls[str(call.get("id"))] = unit
-    return units
+    return [unit for unit in units if _answered(unit)]
+
+
+def _answered(unit: list[Message]) -> bool:
+    head = unit[0]
+    if head.role != "assistant" or not head.tool_calls:
+        return True
+    answered = {m.tool_call_id for m in unit[1:]}
+    return all(str(call.get("id")) in answered for call in head.tool_calls)
 
 
 def assemble(
@@ -144,7 +155,10 @@ def assemble(
     )
     base = tokenizer.count_messages(ctx.to_messages()) if system_prompt else 3
     if base > budget:
-        raise InvalidInput(f"the system prompt alone needs {base} tokens, more than the budget of {budget}")
+        raise InvalidInput(
+            f"a budget of {budget} tokens cannot hold the request: the system prompt and the chat framing "
+            f"alone need {base}"
+        )
     used = base + (0 if system_prompt else 4)  # a system message costs its framing
 
     def take(items: Sequence[Any], line: Any, share: float, title: str) -> list[Any]:

@@ -63,7 +63,12 @@ class Thread:
 
 @dataclass(frozen=True, slots=True)
 class Message:
-    """One stored chat message. ``seq`` is its gap-free position in the thread, from 1."""
+    """One stored chat message.
+
+    ``seq`` is its position in the thread: 1, 2, 3 … with no gaps and no repeats. After ``reset()`` the
+    numbering goes on where it stopped (seqs are never reused, so ranges recorded in facts and summaries
+    stay unambiguous).
+    """
 
     id: int
     agent: str
