@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .errors import InvalidInput
-from .tokens import Tokenizer
+from .tokens import REPLY_PRIMING, Tokenizer
 from .types import Fact, Hit, Message, Summary
 
 if TYPE_CHECKING:
@@ -189,16 +189,24 @@ def assemble(
     used = tokenizer.count_messages(ctx.to_messages())
     units = group_turns(recent)
     kept: list[list[Message]] = []
+    counts: dict[int, int] = {}  # each message is tokenized once; the exact final count reuses these
     for unit in reversed(units):
-        cost = sum(tokenizer.count_message(m.to_openai()) for m in unit)
+        for m in unit:
+            counts[m.id] = tokenizer.count_message(m.to_openai())
+        cost = sum(counts[m.id] for m in unit)
         if used + cost > budget:
             break
         kept.append(unit)
         used += cost
     ctx.messages = [m for unit in reversed(kept) for m in unit]
 
+    def exact() -> int:  # == tokenizer.count_messages(ctx.to_messages()), without re-tokenizing messages
+        system = ctx.system_text()
+        head = tokenizer.count_message({"role": "system", "content": system}) if system else 0
+        return REPLY_PRIMING + head + sum(counts[m.id] for m in ctx.messages)
+
     # Exact count of the final request; drop the least valuable pieces until it fits.
-    ctx.tokens = tokenizer.count_messages(ctx.to_messages())
+    ctx.tokens = exact()
     while ctx.tokens > budget:
         if kept:
             kept.pop()  # the oldest unit
@@ -216,6 +224,6 @@ def assemble(
                 ctx.extra_sections.pop()
         else:  # pragma: no cover - base <= budget was checked above
             break
-        ctx.tokens = tokenizer.count_messages(ctx.to_messages())
+        ctx.tokens = exact()
     ctx.dropped_messages = len(recent) - len(ctx.messages)
     return ctx

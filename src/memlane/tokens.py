@@ -23,6 +23,7 @@ TOKENS_PER_MESSAGE = 3
 TOKENS_PER_NAME = 1
 REPLY_PRIMING = 3
 _ENCODINGS = ("cl100k_base", "o200k_base")
+_ROLES = frozenset({"system", "user", "assistant", "tool"})
 
 
 def encoding_for(model: str) -> str:
@@ -47,6 +48,7 @@ class Tokenizer:
             raise ConfigError(f"unknown tokenizer encoding {encoding!r}; use one of {', '.join(_ENCODINGS)}")
         self.encoding = encoding
         self._loaded: Any = None
+        self._role_tokens: dict[str, int] = {}  # every message pays for its role: count each role once
 
     @property
     def _enc(self) -> Any:
@@ -75,7 +77,13 @@ class Tokenizer:
 
     def count_message(self, message: Mapping[str, Any]) -> int:
         """Tokens one chat message adds to a request, framing included."""
-        total = TOKENS_PER_MESSAGE + self.count(str(message.get("role", "")))
+        role = str(message.get("role", ""))
+        role_tokens = self._role_tokens.get(role)
+        if role_tokens is None:
+            role_tokens = self.count(role)
+            if role in _ROLES:
+                self._role_tokens[role] = role_tokens
+        total = TOKENS_PER_MESSAGE + role_tokens
         content = message.get("content")
         if content:
             total += self.count(content if isinstance(content, str) else json.dumps(content, ensure_ascii=False))

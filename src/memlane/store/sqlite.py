@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -63,6 +63,10 @@ _FACT_FIELDS = {
     "invalid_at",
     "superseded_by",
 }
+
+
+#: Most thread tokens a user-scoped search puts in its FTS5 query before it filters by SQL instead.
+_MAX_SCOPE_TOKENS = 256
 
 
 def _is_locked(exc: sqlite3.OperationalError) -> bool:
@@ -308,7 +312,8 @@ class SQLiteStore(SQLiteJobs, Store):
             return []
         if vectors is not None and len(vectors) != len(items):
             raise InvalidInput(f"{len(vectors)} vectors for {len(items)} messages")
-        stamps = [fmt_time(item.created_at or now) for item in items]
+        now_stamp = fmt_time(now)  # most messages carry no time of their own: format "now" once
+        stamps = [now_stamp if item.created_at is None else fmt_time(item.created_at) for item in items]
         try:
             with self._write() as conn:
                 agent_id = self._ensure_agent(conn, agent, now)
@@ -325,7 +330,7 @@ class SQLiteStore(SQLiteJobs, Store):
                         dump_json(item.tool_calls) if item.tool_calls is not None else None,
                         item.tool_call_id,
                         token_counts[i],
-                        dump_json(item.metadata),
+                        dump_json(item.metadata) if item.metadata else "{}",
                         stamps[i],
                     )
                     for i, item in enumerate(items)
@@ -353,6 +358,11 @@ class SQLiteStore(SQLiteJobs, Store):
                         (thread_id, next_seq),
                     )
                 ]
+                scope = f"a{agent_id} t{thread_id}"
+                conn.executemany(
+                    "INSERT INTO messages_fts (rowid, content, speaker, scope) VALUES (?, ?, ?, ?)",
+                    [(ids[i], m.content, m.name or m.user or m.role, scope) for i, m in enumerate(items)],
+                )
                 if vectors is not None:
                     self._put_vectors(conn, agent_id, "message", ids, [thread_id] * len(ids), stamps, vectors)
                 if jobs:
@@ -374,7 +384,7 @@ class SQLiteStore(SQLiteJobs, Store):
                 tool_call_id=item.tool_call_id,
                 token_count=token_counts[i],
                 metadata=item.metadata,
-                created_at=parse_time(stamps[i]),  # type: ignore[arg-type]
+                created_at=(item.created_at or now).astimezone(UTC),
             )
             for i, item in enumerate(items)
         ]
@@ -511,6 +521,20 @@ class SQLiteStore(SQLiteJobs, Store):
                 (agent_id, *ids),
             )
         ]
+
+    def message_windows(self, agent: str, ids: Sequence[int], *, before: int, after: int) -> list[Message]:
+        agent_id = self._agent_id(agent)
+        if agent_id is None or not ids:
+            return []
+        marks = ",".join("?" * len(ids))
+        rows = self._query(
+            f"SELECT DISTINCT {_MESSAGE_COLS} FROM messages x "  # noqa: S608
+            "JOIN messages m ON m.thread_id = x.thread_id AND m.seq BETWEEN x.seq - ? AND x.seq + ? "
+            "JOIN threads t ON t.id = m.thread_id JOIN agents a ON a.id = m.agent_id "
+            f"WHERE x.agent_id = ? AND x.id IN ({marks}) ORDER BY t.key, m.seq",
+            (max(before, 0), max(after, 0), agent_id, *ids),
+        )
+        return [_message(r) for r in rows]
 
     def clear_thread(self, agent: str, thread: str) -> int:
         with self._write() as conn:
@@ -1086,14 +1110,36 @@ class SQLiteStore(SQLiteJobs, Store):
     def _search_messages(
         self, conn: sqlite3.Connection, agent_id: int, thread_id: int | None, text: str, scope: Scope, limit: int
     ) -> list[Candidate]:
-        match = f"scope : a{agent_id}" + (f" AND scope : t{thread_id}" if thread_id is not None else "")
+        # FTS5 walks the whole doclist of every scope token it is given: the agent token lists every message of
+        # the agent. So match on the narrowest token there is: the thread's (thread ids are unique across
+        # agents), else the tokens of the user's threads, and the agent's only when nothing narrower applies.
+        user_filter = False
+        if thread_id is not None:
+            match = f"scope : t{thread_id}"
+        elif scope.user is not None:
+            threads = [
+                int(r[0])
+                for r in conn.execute(
+                    "SELECT thread_id FROM thread_users WHERE agent_id = ? AND user_id = ?", (agent_id, scope.user)
+                )
+            ]
+            if not threads:
+                return []
+            if len(threads) <= _MAX_SCOPE_TOKENS:
+                match = "scope : (" + " OR ".join(f"t{t}" for t in threads) + ")"
+            else:
+                match, user_filter = f"scope : a{agent_id}", True
+        else:
+            match = f"scope : a{agent_id}"
         match += f" AND {{content speaker}} : ({text})"
-        sql = (
-            "SELECT f.rowid, bm25(messages_fts, 1.0, 0.5, 0.0) AS rank FROM messages_fts f "
-            "JOIN messages m ON m.id = f.rowid WHERE messages_fts MATCH ?"
-        )
+        # Join the messages table only for a filter on its columns: the lookup costs more than bm25 per row.
+        joined = user_filter or scope.since is not None or scope.until is not None
+        sql = "SELECT f.rowid, bm25(messages_fts, 1.0, 0.5, 0.0) AS rank FROM messages_fts f "
+        if joined:
+            sql += "JOIN messages m ON m.id = f.rowid "
+        sql += "WHERE messages_fts MATCH ?"
         params: list[Any] = [match]
-        if scope.user is not None and thread_id is None:
+        if user_filter:
             sql += " AND m.thread_id IN (SELECT thread_id FROM thread_users WHERE agent_id = ? AND user_id = ?)"
             params += [agent_id, scope.user]
         sql, params = _time_range(sql, params, "m.created_at", scope)
@@ -1307,7 +1353,7 @@ class SQLiteStore(SQLiteJobs, Store):
                         thread_id = thread_ids.get(rec["thread"])
                         if thread_id is None:
                             raise InvalidInput(f"message of thread {rec['thread']!r} comes before its thread")
-                        conn.execute(
+                        cur = conn.execute(
                             "INSERT INTO messages (agent_id, thread_id, seq, role, user_id, name, content, "
                             "tool_calls, tool_call_id, token_count, metadata, created_at, summarized) "
                             "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -1325,6 +1371,15 @@ class SQLiteStore(SQLiteJobs, Store):
                                 dump_json(rec["metadata"]),
                                 rec["created_at"],
                                 int(bool(rec.get("summarized"))),
+                            ),
+                        )
+                        conn.execute(
+                            "INSERT INTO messages_fts (rowid, content, speaker, scope) VALUES (?, ?, ?, ?)",
+                            (
+                                cur.lastrowid,
+                                rec["content"],
+                                rec["name"] or rec["user"] or rec["role"],
+                                f"a{agent_id} t{thread_id}",
                             ),
                         )
                         if rec["user"] is not None:
