@@ -1,0 +1,558 @@
+"""Rule-based fact extraction, used without an LLM: explicit first-person statements only.
+
+Pure functions. A user's message is cut into clauses; a clause yields a fact only when it is a plain
+statement by the speaker about themselves that opens the clause ("my name is Alice", "I live in Lisbon",
+"I'm allergic to peanuts", "remember that my sister is called Jane"). Questions, hypotheticals ("if I
+lived in Paris"), reported or quoted speech ("she said 'I love jazz'"), negations ("it's not true that I
+live in Rome"), relative clauses ("a job I enjoy") and vague objects ("I love it") yield nothing: a
+missed fact costs little, a false one misleads the assistant for good.
+
+Facts are written in the third person with the speaker's name when it is known ("Alice lives in
+Lisbon"). :func:`attribute_of` reads such a sentence back into a single-valued attribute ("location",
+"name", "opinion:jazz" ...) so that consolidation can tell a changed value from a new fact.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .extractive import split_sentences
+
+__all__ = [
+    "CandidateFact",
+    "attribute_of",
+    "extract_facts",
+    "holder_of",
+    "named_holder",
+    "normalize_value",
+    "same_holder",
+    "third_person",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class CandidateFact:
+    """A fact found in a conversation, before consolidation decides what to do with it.
+
+    ``attribute``/``value`` name a single-valued property ("location" = "lisbon") when the fact is one;
+    a different value of the same attribute contradicts it. ``speaker`` is the user key who stated it,
+    ``seq`` the message it came from, ``rule`` the rule that found it (None for LLM facts).
+    """
+
+    content: str
+    category: str = "fact"
+    importance: int = 3
+    subject: str | None = None
+    attribute: str | None = None
+    value: str | None = None
+    speaker: str | None = None
+    seq: int | None = None
+    rule: str | None = None
+
+
+# -- clause filters ----------------------------------------------------------------------------------
+
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|„[^“”]*[“”]|«[^»]*»|(?<![\w])'[^']*\s[^']*'(?![\w])")
+_CLAUSE_SPLIT = re.compile(
+    r"\s*;\s*|\s*—\s*|,?\s+\b(?:but|although|though|whereas|while)\b\s+|,?\s+and\s+(?=(?:I|my|I'm|I've)\b)"
+)
+_QUESTION_START = re.compile(
+    r"^(?:do|does|did|is|are|am|was|were|can|could|would|should|will|shall|may|might|have|has|had|"
+    r"what|where|when|who|whom|why|how|which|whose|isn't|aren't|don't|didn't|doesn't|won't)\b",
+    re.IGNORECASE,
+)
+_HYPOTHETICAL = re.compile(
+    r"\b(?:if|unless|would|could|might|maybe|perhaps|wish|wished|imagine|suppose|supposing|pretend|"
+    r"hypothetically|whether|someday|dream|dreamt|dreamed|assume|assuming|let's say|as if|in case|"
+    r"i'd|i’d|should|want to|wanna|hope|hoping|plan to|planning to|going to|gonna)\b",
+    re.IGNORECASE,
+)
+_REPORTED = re.compile(
+    r"\b(?:said|says|say|told|tells|tell|asked|asks|ask|wrote|writes|claims|claimed|thinks|thought|"
+    r"believes|according|quote|quoted|joked|joking|kidding|lie|lied|lying)\b",
+    re.IGNORECASE,
+)
+_NEGATION = re.compile(r"\b(?:not|never|no|nobody|nothing|neither|nor|hardly)\b|n't\b|n’t\b", re.IGNORECASE)
+_LEAD = re.compile(
+    r"^(?:(?:and|but|so|also|plus|yeah|yes|yep|yup|well|actually|honestly|frankly|seriously|oh|ah|ok|okay|now|"
+    r"still|really|because|since|btw|by the way|anyway|anyways|hey|hi|hello|no|nope|wow|lol|haha|i think|"
+    r"i guess|i mean|guess what|fun fact|just so you know|for the record|to be honest|in fact)\W*)*$",
+    re.IGNORECASE,
+)
+_REMEMBER_LEAD = re.compile(r"^(?:(?:please|pls|also|and|so|oh|btw|just|ok|okay|hey|now)\s*)*$", re.IGNORECASE)
+_VAGUE = re.compile(
+    r"^(?:it|that|this|them|those|these|you|him|her|us|something|anything|everything|nothing|what|which|"
+    r"how|when|where|who|your|yours|his|their|our|one|ones|here|there|so|too|a lot|lots|"
+    r"to (?:think|believe|say|imagine|know|hear|see|point out|add|mention))\b",
+    re.IGNORECASE,
+)
+_VALUE_STOP = re.compile(
+    r",\s+(?=[a-z]).*$|\s+(?:with|since|for|because|but|and|or|so|now|these days|at the moment|right now|"
+    r"currently|though|although|when|where|which|who|that|as|if|too|anymore|lol|haha|last|this|next|"
+    r"yesterday|today|recently|ago|in \d{4}|originally|actually|as well|also|btw)\b.*$",
+)
+# Lists are the value itself for some rules: "allergic to peanuts and shellfish".
+_LIST_STOP = re.compile(
+    r"\s+(?:with|since|for|because|but|so|now|though|although|when|where|which|who|that|as|if|too|lol|haha)\b.*$"
+)
+_LEADING_ADVERB = re.compile(r"^(?:also|too|really|so|very much|much)\s+", re.IGNORECASE)
+_DANGLING = re.compile(r"\b(?:to|of|for|with|in|at|on|the|a|an|and|or|my|your|about|from|by|into)$", re.IGNORECASE)
+# In what someone likes, a pronoun points at something said before: "I love making him happy".
+_POINTING = re.compile(r"\b(?:it|them|him|her|this|that|these|those|he|she|they|you|one)\b", re.IGNORECASE)
+_TRAILING = re.compile(r"[\s,.;:!?…)\]\"'”’]+$")
+_MAX_VALUE_WORDS = 6
+
+
+def _clauses(text: str) -> list[str]:
+    """Sentences of ``text`` with quoted speech blanked, split further at ``;``, "but", "and I" ..."""
+    text = _QUOTED.sub(" … ", text)
+    out: list[str] = []
+    for sentence in split_sentences(text):
+        if sentence.rstrip().endswith("?"):
+            continue  # a question, whatever its shape
+        out.extend(c.strip() for c in _CLAUSE_SPLIT.split(sentence) if c and c.strip())
+    return out
+
+
+def _plain_statement(clause: str, start: int) -> bool:
+    """Whether the words before a match leave it a plain statement by the speaker: the statement opens
+    its clause (after a comma, at most interjections and connectives), and nothing earlier in the
+    clause makes it hypothetical or reported."""
+    if _QUESTION_START.match(clause):
+        return False
+    prefix = clause[:start]
+    if _HYPOTHETICAL.search(prefix) or _REPORTED.search(prefix):
+        return False
+    # "No, I live in Lisbon" is fine; "it's not true that I live in Rome" and "a job I enjoy" are not.
+    return bool(_LEAD.match(re.split(r"[,:;—–]", prefix)[-1].strip()))
+
+
+def _value(raw: str, *, proper: bool = False, lists: bool = False) -> str | None:
+    """The value a rule captured, cut at the first clause-like word; None if vague or not a value."""
+    value = _LEADING_ADVERB.sub("", raw.strip())
+    value = (_LIST_STOP if lists else _VALUE_STOP).sub("", value)
+    value = _TRAILING.sub("", value).strip()
+    if not value or _VAGUE.match(value) or _HYPOTHETICAL.search(value) or _NEGATION.search(value):
+        return None
+    if _DANGLING.search(value):
+        return None  # "I like to come to", "I love the smell of": cut off mid-phrase
+    words = value.split()
+    if len(words) > _MAX_VALUE_WORDS:
+        return None  # a long tail is a sentence, not a value
+    if proper and not (value[0].isupper() or value[0].isdigit() or words[0].lower() in ("a", "an", "the")):
+        return None  # "I live in fear", "I'm from work"
+    return value
+
+
+# -- rules -------------------------------------------------------------------------------------------
+
+_I = r"(?:^|(?<=[\s,(]))[Ii]"
+_IM = rf"{_I}(?:'m|’m| am)"
+_ADV = r"(?:(?:really|truly|totally|absolutely|genuinely|do|just|also|still|actually|definitely)\s+)?"
+_OCCUPATIONS = (
+    "engineer|developer|programmer|teacher|nurse|doctor|physician|surgeon|student|designer|lawyer|"
+    "accountant|chef|cook|baker|writer|author|artist|musician|scientist|researcher|manager|consultant|"
+    "architect|pilot|farmer|journalist|photographer|dentist|pharmacist|electrician|plumber|mechanic|"
+    "firefighter|officer|professor|lecturer|librarian|translator|analyst|therapist|psychologist|"
+    "veterinarian|vet|paramedic|carpenter|entrepreneur|founder|freelancer|barista|waiter|waitress|"
+    "cashier|driver|editor|economist|banker|salesperson|recruiter|scientist|technician|intern"
+)
+_DIETS = "vegetarian|vegan|pescatarian|gluten-free|lactose intolerant|lactose-intolerant|kosher|halal|teetotal"
+
+
+@dataclass(frozen=True, slots=True)
+class _Rule:
+    name: str
+    pattern: re.Pattern[str]
+    make: Callable[[str, re.Match[str]], CandidateFact | None]
+
+
+def _fact(content: str, rule: str, category: str, importance: int, attribute: str | None, value: str) -> CandidateFact:
+    return CandidateFact(
+        content=content,
+        category=category,
+        importance=importance,
+        attribute=attribute,
+        value=normalize_value(value) if attribute else None,
+        rule=f"rules:{rule}",
+    )
+
+
+def _wordset(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+_NOT_NAMES = _wordset("a an the just really very so not also still here there back ok okay")
+
+
+def _name(who: str, m: re.Match[str]) -> CandidateFact | None:
+    value = _value(m.group("v"))
+    if value is None or len(value.split()) > 3:
+        return None
+    if not value[0].isupper():  # "my name is alice": accept one plain word, capitalised
+        if not m.group(0).lower().startswith("my name") or " " in value or not value.isalpha() or value in _NOT_NAMES:
+            return None
+        value = value.capitalize()
+    label = "The user" if who.lower() in ("the user", value.lower()) else who
+    return _fact(f"{label}'s name is {value}", "name", "fact", 4, "name", value)
+
+
+def _lives(who: str, m: re.Match[str]) -> CandidateFact | None:
+    value = _value(m.group("v"), proper=True)
+    return None if value is None else _fact(f"{who} lives in {value}", "lives_in", "fact", 3, "location", value)
+
+
+def _from(who: str, m: re.Match[str]) -> CandidateFact | None:
+    value = _value(m.group("v"), proper=True)
+    return None if value is None else _fact(f"{who} is from {value}", "from", "fact", 3, "origin", value)
+
+
+def _works_as(who: str, m: re.Match[str]) -> CandidateFact | None:
+    value = _value(m.group("v"))
+    if value is None:
+        return None
+    article = m.group("a") or ""
+    return _fact(f"{who} works as {article}{value}", "works_as", "occupation", 3, "occupation", value)
+
+
+def _works_at(who: str, m: re.Match[str]) -> CandidateFact | None:
+    value = _value(m.group("v"), proper=True)
+    return None if value is None else _fact(f"{who} works at {value}", "works_at", "occupation", 3, "employer", value)
+
+
+_JUDGEMENTS = re.compile(
+    r"^(?:good|bad|terrible|great|awful|horrible|lousy|decent|better|worse|huge|big|total|complete|real|"
+    r"amazing|poor|lazy|born|failed|wannabe|frustrated)\b",
+    re.IGNORECASE,
+)
+
+
+def _is_a(who: str, m: re.Match[str]) -> CandidateFact | None:
+    value = m.group("v").strip()
+    if _JUDGEMENTS.match(value):
+        return None  # "I'm a terrible cook" is self-deprecation, not an occupation
+    article = m.group("a")
+    return _fact(f"{who} is {article} {value}", "is_a", "occupation", 3, "occupation", value)
+
+
+_POSITIVE = {"like": "likes", "love": "loves", "enjoy": "enjoys", "adore": "adores", "prefer": "prefers"}
+
+
+def _liked(who: str, raw: str) -> str | None:
+    value = _value(raw)
+    if value is None or _POINTING.search(value):
+        return None
+    return third_person(value, who, capitalize=False)  # "expressing myself" → "expressing themselves"
+
+
+def _likes(who: str, m: re.Match[str]) -> CandidateFact | None:
+    value = _liked(who, m.group("v"))
+    if value is None:
+        return None
+    verb = _POSITIVE[m.group("verb").lower()]
+    return _fact(f"{who} {verb} {value}", "likes", "preference", 3, f"opinion:{normalize_value(value)}", "+")
+
+
+def _dislikes(who: str, m: re.Match[str]) -> CandidateFact | None:
+    value = _liked(who, m.group("v"))
+    if value is None:
+        return None
+    return _fact(f"{who} dislikes {value}", "dislikes", "preference", 3, f"opinion:{normalize_value(value)}", "-")
+
+
+def _favourite(who: str, m: re.Match[str]) -> CandidateFact | None:
+    thing = _value(m.group("thing"))
+    value = _value(m.group("v"))
+    if thing is None or value is None:
+        return None
+    spelled = m.group("fav").lower()
+    return _fact(
+        f"{who}'s {spelled} {thing} is {value}",
+        "favourite",
+        "preference",
+        3,
+        f"favourite:{normalize_value(thing)}",
+        value,
+    )
+
+
+def _allergic(who: str, m: re.Match[str]) -> CandidateFact | None:
+    value = _value(m.group("v"), lists=True)
+    return None if value is None else _fact(f"{who} is allergic to {value}", "allergy", "fact", 5, None, value)
+
+
+def _birthday(who: str, m: re.Match[str]) -> CandidateFact | None:
+    value = _value(m.group("v"))
+    if value is None or not re.search(r"\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec", value, re.IGNORECASE):
+        return None
+    return _fact(f"{who}'s birthday is {value}", "birthday", "milestone", 4, "birthday", value)
+
+
+def _age(who: str, m: re.Match[str]) -> CandidateFact | None:
+    return _fact(f"{who} is {m.group('v')} years old", "age", "fact", 3, "age", m.group("v"))
+
+
+def _diet(who: str, m: re.Match[str]) -> CandidateFact | None:
+    value = m.group("v").lower()
+    return _fact(f"{who} is {value}", "diet", "preference", 4, "diet", value)
+
+
+def _remember(who: str, m: re.Match[str]) -> CandidateFact | None:
+    body = _TRAILING.sub("", m.group("v") or m.group("w")).strip()
+    words = body.split()
+    if len(words) < 3 or words[0].lower() in ("time", "day", "night", "when", "how", "what", "to", "me", "us"):
+        return None  # "remember that time we ...": reminiscing; "remember to ...": a task, not a fact
+    content = third_person(body, who)
+    parsed = attribute_of(content)
+    return CandidateFact(
+        content,
+        "fact",
+        4,
+        attribute=parsed[0] if parsed else None,
+        value=parsed[1] if parsed else None,
+        rule="rules:remember",
+    )
+
+
+_RULES: tuple[_Rule, ...] = (
+    _Rule(
+        "name",
+        re.compile(
+            r"(?:\b(?i:my name)(?:'s|’s| is)|(?:^|(?<=[\s,]))(?i:call me)|" + _IM + r" called|" + _I + r" go by)\s+"
+            r"(?P<v>[\w'’-]+(?:\s+[A-ZÀ-Þ][\w'’-]*){0,2})"
+        ),
+        _name,
+    ),
+    _Rule(
+        "lives_in",
+        re.compile(r"(?:" + _I + r" " + _ADV + r"(?:live|reside)|" + _IM + r" based)\s+in\s+(?P<v>[^.;!?]+)"),
+        _lives,
+    ),
+    _Rule("moved_to", re.compile(_I + r" (?:just |recently )?(?:moved|relocated)\s+to\s+(?P<v>[^.;!?]+)"), _lives),
+    _Rule("from", re.compile(r"(?:" + _IM + r"|" + _I + r" come)\s+(?:originally\s+)?from\s+(?P<v>[^.;!?]+)"), _from),
+    _Rule(
+        "works_as",
+        re.compile(_I + r" (?:currently\s+)?work\s+as\s+(?P<a>(?:an?|the)\s+)?(?P<v>[^.;!?]+)", re.IGNORECASE),
+        _works_as,
+    ),
+    _Rule("works_at", re.compile(_I + r" (?:currently\s+)?work\s+(?:at|for)\s+(?P<v>[^.;!?]+)"), _works_at),
+    _Rule(
+        "is_a",
+        re.compile(
+            _IM + r"\s+(?P<a>an?)\s+(?P<v>(?:[\w-]+\s+){0,3}?(?:" + _OCCUPATIONS + r"))\b(?!\s+(?:of|at heart))",
+            re.IGNORECASE,
+        ),
+        _is_a,
+    ),
+    _Rule(
+        "likes",
+        re.compile(_I + r" " + _ADV + r"(?P<verb>like|love|enjoy|adore|prefer)\s+(?P<v>[^.;!?]+)", re.IGNORECASE),
+        _likes,
+    ),
+    _Rule(
+        "dislikes",
+        re.compile(
+            r"(?:" + _I + r" " + _ADV + r"(?:hate|dislike|detest|loathe|can't stand|can’t stand|cannot stand|"
+            r"don't like|don’t like|do not like|don't enjoy|do not enjoy)|" + _IM + r" not a fan of)\s+(?P<v>[^.;!?]+)",
+            re.IGNORECASE,
+        ),
+        _dislikes,
+    ),
+    _Rule(
+        "favourite",
+        re.compile(
+            r"\bmy (?P<fav>favou?rite)\s+(?P<thing>[\w\s-]{2,40}?)\s+(?:is|are)\s+(?P<v>[^.;!?]+)", re.IGNORECASE
+        ),
+        _favourite,
+    ),
+    _Rule(
+        "allergy", re.compile(_IM + r" " + _ADV + r"(?:severely\s+|very\s+)?allergic\s+to\s+(?P<v>[^.;!?]+)"), _allergic
+    ),
+    _Rule(
+        "allergy_noun", re.compile(_I + r" have an?\s+(?:severe\s+)?(?P<v>[\w-]+(?:\s+[\w-]+)?)\s+allergy\b"), _allergic
+    ),
+    _Rule(
+        "birthday",
+        re.compile(
+            r"(?:\bmy birthday(?:'s|’s| is)(?:\s+on)?|" + _I + r" was born on)\s+(?P<v>[^.;!?]+)", re.IGNORECASE
+        ),
+        _birthday,
+    ),
+    _Rule("age", re.compile(_IM + r"\s+(?P<v>\d{1,3})\s+(?:years?\s+old|yo)\b"), _age),
+    _Rule("diet", re.compile(_IM + r"\s+(?:a\s+|an\s+)?(?:strict\s+)?(?P<v>" + _DIETS + r")\b", re.IGNORECASE), _diet),
+    _Rule(
+        "remember",
+        re.compile(
+            r"\b(?:remember|don't forget|don’t forget|do not forget|note)"
+            r"(?:\s+that\s+(?P<v>.+)|\s+(?P<w>(?:I|I'm|I’m|I've|I’ve|my|My)\b.+))",
+            re.IGNORECASE,
+        ),
+        _remember,
+    ),
+)
+
+
+def extract_facts(text: str, *, who: str = "The user") -> list[CandidateFact]:
+    """The facts ``text`` (one message by one user) states explicitly about its speaker, in order.
+
+    ``who`` is how facts name the speaker ("Alice"). At most one fact per rule and clause; a fact found
+    twice in a message is returned once. Never raises.
+    """
+    found: list[CandidateFact] = []
+    seen: set[str] = set()
+    for clause in _clauses(text):
+        specific = False
+        for rule in _RULES:
+            match = rule.pattern.search(clause)
+            if match is None:
+                continue
+            if rule.name == "remember":
+                # Only when no specific rule read the clause ("remember that I'm allergic to nuts" is the
+                # allergy rule's), and only as a request ("I remember that day" is not one).
+                if specific or not _REMEMBER_LEAD.match(clause[: match.start()].rsplit(",", 1)[-1].strip()):
+                    continue
+            elif not _plain_statement(clause, match.start()):
+                continue
+            fact = rule.make(who, match)
+            if fact is None:
+                continue
+            specific = True
+            if fact.content.lower() not in seen:
+                seen.add(fact.content.lower())
+                found.append(fact)
+    return found
+
+
+# -- third person and attributes ---------------------------------------------------------------------
+
+_VERB_3RD = {"have": "has", "do": "does", "go": "goes", "am": "is", "was": "was"}
+_PRONOUNS = (
+    (re.compile(r"\b(?:I'm|I’m|I am)\b"), "{who} is"),
+    (re.compile(r"\b(?:I've|I’ve)\b"), "{who} has"),
+    (re.compile(r"\b(?:I'll|I’ll)\b"), "{who} will"),
+    (re.compile(r"\b(?:I'd|I’d)\b"), "{who} would"),
+    (re.compile(r"\bmyself\b", re.IGNORECASE), "themselves"),
+    (re.compile(r"\bmine\b", re.IGNORECASE), "{who}'s"),
+    (re.compile(r"\bmy\b", re.IGNORECASE), "{who}'s"),
+    (re.compile(r"\bme\b", re.IGNORECASE), "{who}"),
+)
+_I_VERB = re.compile(r"\bI\s+(?P<verb>[a-z]+)\b")
+_KEEP = _wordset("can could will would shall should may might must did was had never always also really just ever")
+
+
+def _third_verb(match: re.Match[str], who: str) -> str:
+    verb = match.group("verb")
+    if verb in _KEEP or verb.endswith("ed"):
+        return f"{who} {verb}"
+    if verb in _VERB_3RD:
+        return f"{who} {_VERB_3RD[verb]}"
+    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return f"{who} {verb}es"
+    if verb.endswith("y") and len(verb) > 2 and verb[-2] not in "aeiou":
+        return f"{who} {verb[:-1]}ies"
+    return f"{who} {verb}s"
+
+
+def third_person(text: str, who: str, *, capitalize: bool = True) -> str:
+    """Rewrite a first-person statement about ``who`` in the third person, e.g.
+    ``"my sister is called Jane"`` → ``"Alice's sister is called Jane"``."""
+    out = text.strip()
+    for pattern, template in _PRONOUNS:
+        out = pattern.sub(template.format(who=who), out)
+    out = _I_VERB.sub(lambda m: _third_verb(m, who), out)
+    out = re.sub(r"\bI\b", who, out)
+    return out[:1].upper() + out[1:] if capitalize else out
+
+
+def normalize_value(value: str) -> str:
+    """A value compared case- and punctuation-blind, without a leading article ("+" and "-" stay)."""
+    text = re.sub(r"[^\w\s'-]", " ", value.lower()).replace("’", "'")
+    text = re.sub(r"^(?:a|an|the)\s+", "", text.strip())
+    return re.sub(r"\s+", " ", text).strip() or value.strip()
+
+
+_ATTRIBUTES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[str, str]]], ...] = (
+    (re.compile(r"^(?P<who>[^']+?)(?:'s|’s) name is (?P<v>.+)$", re.I), lambda m: ("name", m["v"])),
+    (re.compile(r"^(?P<who>.+?) (?:is called|goes by) (?P<v>.+)$", re.I), lambda m: ("name", m["v"])),
+    (
+        re.compile(
+            r"^(?P<who>.+?) (?:lives|is living|resides|is based|now lives|moved|relocated) (?:in|to) (?P<v>.+)$", re.I
+        ),
+        lambda m: ("location", m["v"]),
+    ),
+    (re.compile(r"^(?P<who>.+?) (?:is|comes) (?:originally )?from (?P<v>.+)$", re.I), lambda m: ("origin", m["v"])),
+    (re.compile(r"^(?P<who>.+?) works as (?P<v>.+)$", re.I), lambda m: ("occupation", m["v"])),
+    (re.compile(r"^(?P<who>.+?) (?:works|is employed) (?:at|for|by) (?P<v>.+)$", re.I), lambda m: ("employer", m["v"])),
+    (
+        re.compile(rf"^(?P<who>.+?) is an? (?P<v>(?:[\w-]+ ){{0,3}}?(?:{_OCCUPATIONS}))$", re.I),
+        lambda m: ("occupation", m["v"]),
+    ),
+    (
+        re.compile(r"^(?P<who>.+?) (?:likes|loves|enjoys|adores|prefers|really likes) (?P<v>.+)$", re.I),
+        lambda m: (f"opinion:{normalize_value(m['v'])}", "+"),
+    ),
+    (
+        re.compile(
+            r"^(?P<who>.+?) (?:dislikes|hates|detests|loathes|does not like|doesn't like|can't stand) (?P<v>.+)$", re.I
+        ),
+        lambda m: (f"opinion:{normalize_value(m['v'])}", "-"),
+    ),
+    (
+        re.compile(r"^(?P<who>[^']+?)(?:'s|’s) favou?rite (?P<thing>.+?) (?:is|are) (?P<v>.+)$", re.I),
+        lambda m: (f"favourite:{normalize_value(m['thing'])}", m["v"]),
+    ),
+    (re.compile(r"^(?P<who>[^']+?)(?:'s|’s) birthday is (?:on )?(?P<v>.+)$", re.I), lambda m: ("birthday", m["v"])),
+    (re.compile(r"^(?P<who>.+?) is (?P<v>\d{1,3}) years old$", re.I), lambda m: ("age", m["v"])),
+    (re.compile(rf"^(?P<who>.+?) is (?:a |an )?(?P<v>{_DIETS})$", re.I), lambda m: ("diet", m["v"])),
+)
+
+
+_ANONYMOUS = frozenset({"the user", "user", "they", "he", "she"})
+
+
+def holder_of(content: str) -> str | None:
+    """Who a third-person fact with an attribute is about, as written ("Alice", "The user"), or None."""
+    parsed = _parse(content)
+    return None if parsed is None else parsed[0]
+
+
+def named_holder(holder: str | None) -> str | None:
+    """The holder's name, lower-cased; None when unnamed ("The user") or unknown."""
+    return None if holder is None or holder.lower() in _ANONYMOUS else holder.lower()
+
+
+def same_holder(a: str | None, b: str | None) -> bool:
+    """Whether two holders may be the same person: equal names, or either one unnamed ("The user")."""
+    x, y = named_holder(a), named_holder(b)
+    return x is None or y is None or x == y
+
+
+def attribute_of(content: str) -> tuple[str, str] | None:
+    """The single-valued attribute a third-person fact sets, as ``(attribute, normalised value)``.
+
+    ``"Alice lives in Berlin"`` → ``("location", "berlin")``; ``"Alice dislikes jazz"`` →
+    ``("opinion:jazz", "-")``. None unless the fact is about a person named by a capitalised name or
+    "The user" ("Alice's sister lives in Rome" and "The gift is from Bob" set no attribute of Alice's),
+    and for anything else. Never raises.
+    """
+    parsed = _parse(content)
+    return None if parsed is None else (parsed[1], parsed[2])
+
+
+def _parse(content: str) -> tuple[str, str, str] | None:
+    text = _TRAILING.sub("", content.strip())
+    for pattern, read in _ATTRIBUTES:
+        match = pattern.match(text)
+        if match is None:
+            continue
+        who = match.group("who").strip()
+        words = who.split()
+        if who.lower() not in _ANONYMOUS and not (len(words) <= 3 and all(w[:1].isupper() for w in words)):
+            return None  # about someone or something else ("Alice's sister", "the gift")
+        if "'s" in who or "’s" in who:
+            return None
+        attribute, value = read(match)
+        return who, attribute, normalize_value(value)
+    return None
