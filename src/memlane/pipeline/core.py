@@ -40,7 +40,7 @@ class Section:
 def _steps() -> list[ModuleType]:
     from . import digests, memories, profile, summarize
 
-    return [summarize, memories, profile, digests]
+    return [summarize, profile, digests, memories]
 
 
 class Pipeline:

@@ -1,7 +1,524 @@
-"""Pipeline step: memories (see :mod:`memlane.pipeline.core` for the hooks a step may define)."""
+"""Pipeline step: one memory of each ended conversation, at most ``cap`` per agent (seed 001).
+
+``Memory.end(thread)`` queues one ``memory`` job (deduplicated while pending). The job:
+
+1. **creates** one 2–4 sentence memory of the part of the thread no memory covers yet (the whole
+   conversation, the first time), with the ``create_memory`` prompt at a low temperature. Without an LLM,
+   or when the LLM still fails on the job's last attempt, the memory is extractive: the most central
+   sentences (:mod:`.extractive`). Before the last attempt an LLM failure raises, and the worker retries.
+   The memory is a summary of kind ``"memory"``, stored with the ended thread and the range of messages it
+   covers, ``owner=None`` (memories belong to the agent, not to a user). Storing is idempotent per
+   (thread, kind, range), and the next memory of the same thread starts after the last one's range, so a
+   retried job never stores a second memory;
+2. **compacts**: while the agent holds more than ``cap`` memories (the ``memory_cap`` setting, default 10),
+   the newest memory and the others are shown to the ``compact_memories`` prompt, which answers
+   ``{action: delete|edit, target, new_content, reason}``. ``delete`` removes the target; ``edit`` rewrites
+   the target with ``new_content`` (the newest memory merged into it) and removes the newest. A decision that
+   names an id it was not shown, an edit without content or of the newest memory itself, malformed output,
+   an error or a timeout fall back to FIFO: the oldest memory is deleted. The count is then verified to
+   equal the cap.
+
+Edits keep the memory's creation date (``[Created: …]`` in the context stays true) and record
+``updated_at`` in its metadata. The store has no in-place update of a summary yet, so an edit deletes the
+target and stores its new text under the same thread and range: a crash between the two loses that one
+memory (the count stays within the cap).
+
+Memories are shown by ``context()`` as seed 001 formats them, newest first, in their own budget share.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import json
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-HANDLERS: dict[str, Any] = {}
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
+
+from ..errors import InvalidInput, InvalidOutput, NotFound, ProviderError, StorageError
+from ..llm import ChatMessage, LLMClient
+from ..types import Job, Message, Summary
+from ..validation import NewJob, NewSummary
+from .core import Section
+from .extractive import Utterance, extractive_summary, split_sentences
+from .prompts import Prompt
+
+if TYPE_CHECKING:
+    from ..config import Settings
+    from ..memory import Memory
+    from .core import Pipeline
+
+__all__ = [
+    "COMPACT_MEMORIES",
+    "CREATE_MEMORY",
+    "DEFAULT_CAP",
+    "HANDLERS",
+    "JOB_KIND",
+    "SECTION_TITLE",
+    "SUMMARY_KIND",
+    "CompactionDecision",
+    "CompactionInput",
+    "CompactionStep",
+    "MemoryInput",
+    "MemoryItem",
+    "MemoryText",
+    "after_end",
+    "ask_at",
+    "compact",
+    "context_sections",
+    "create_memory",
+    "format_memory",
+    "list_memories",
+    "memory_cap",
+    "purge_memories",
+    "render_memories",
+    "run",
+]
+
+logger = logging.getLogger("memlane.pipeline.memories")
+
+In = TypeVar("In")
+Out = TypeVar("Out", bound=BaseModel)
+
+JOB_KIND = "memory"
+SUMMARY_KIND = "memory"
+DEFAULT_CAP = 10
+SECTION_TITLE = "Memories from previous conversations"
+SECTION_SHARE = 0.1
+MEMORY_TEMPERATURE = 0.2
+"""Low, not zero: a memory is a paraphrase, and a little freedom reads better; compaction uses 0."""
+MAX_LLM_DECISIONS = 3
+"""Compaction decisions asked of the LLM per job; beyond (a lowered cap, a backlog) FIFO is used."""
+MAX_MEMORY_CHARS = 600
+MAX_TRANSCRIPT_MESSAGES = 100
+MAX_MESSAGE_CHARS = 1000
+MAX_EARLIER_SUMMARIES = 5
+
+
+def memory_cap(settings: Settings) -> int:
+    """The most memories an agent keeps: the ``memory_cap`` setting, else :data:`DEFAULT_CAP`.
+
+    Raises:
+        InvalidInput: the setting is not a positive integer.
+    """
+    cap = getattr(settings, "memory_cap", DEFAULT_CAP)
+    if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
+        raise InvalidInput(f"memory_cap must be a positive integer, not {cap!r}")
+    return cap
+
+
+# -- hooks ------------------------------------------------------------------------------------------
+
+
+def _dedupe_key(agent: str, thread: str) -> str:
+    # Dedupe keys are unique across the whole store, so the agent is part of the key.
+    return JOB_KIND + ":" + json.dumps([agent, thread], ensure_ascii=False, separators=(",", ":"))
+
+
+def after_end(pipeline: Pipeline, thread: str) -> list[NewJob]:
+    """One ``memory`` job for the ended thread (deduplicated while pending)."""
+    return [NewJob(JOB_KIND, {"thread": thread}, dedupe_key=_dedupe_key(pipeline.memory.agent, thread))]
+
+
+def run(pipeline: Pipeline, job: Job) -> None:
+    """The ``memory`` job: create the memory of the ended thread, then compact the agent's memories.
+
+    Raises:
+        InvalidInput: the payload names no thread (retrying cannot help).
+        ProviderError: the LLM failed while creating the memory, and this was not the job's last attempt.
+        StorageError: the database failed, or compaction did not reach the cap.
+    """
+    thread = job.payload.get("thread")
+    if not isinstance(thread, str) or not thread:
+        raise InvalidInput(f"memory job {job.id} has no thread in its payload")
+    memory = pipeline.memory
+    if memory.store.get_thread(memory.agent, thread) is None:
+        logger.info("memory job %s: thread %r is gone; nothing to remember", job.id, thread)
+        return
+    created = create_memory(memory, thread, final_attempt=job.attempts >= job.max_attempts)
+    compact(memory, new_id=None if created is None else created.id)
+
+
+HANDLERS: dict[str, Callable[[Pipeline, Job], None]] = {JOB_KIND: run}
+
+
+def context_sections(pipeline: Pipeline, thread: str, user: str | None, query: str | None) -> list[Section]:
+    """The agent's memories in seed 001's format (``[Created: 2025-10-10] …``), newest first."""
+    memory = pipeline.memory
+    lines = [format_memory(s) for s in list_memories(memory, limit=memory_cap(memory.settings))]
+    return [Section(SECTION_TITLE, lines, share=SECTION_SHARE)] if lines else []
+
+
+# -- prompts ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryInput:
+    """What ``create_memory`` needs: the conversation (oldest first) and summaries of what came before it."""
+
+    transcript: Sequence[Message]
+    earlier: Sequence[str]
+    today: date
+
+
+class MemoryText(BaseModel):
+    """The answer of ``create_memory``: one paragraph, kept to 4 sentences and ``MAX_MEMORY_CHARS``."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    memory: str = Field(validation_alias=AliasChoices("memory", "content", "text"))
+
+    @field_validator("memory")
+    @classmethod
+    def _memory(cls, value: str) -> str:
+        text = " ".join(value.split())
+        if not text:
+            raise ValueError("memory must not be blank")
+        text = " ".join(split_sentences(text)[:4])
+        return text if len(text) <= MAX_MEMORY_CHARS else text[: MAX_MEMORY_CHARS - 1].rstrip() + "…"
+
+
+_CREATE_SYSTEM = """\
+You are a memory creation assistant. Analyze the conversation below and create a concise memory record \
+of it for the assistant's future conversations.
+
+Focus on:
+- key facts and information
+- user preferences or patterns
+- important decisions or outcomes
+- lessons learned or insights
+
+Format: a single paragraph of 2-4 sentences, factual and concise, in the third person; name people. \
+Today is {today}.
+
+Answer with JSON only: {{"memory": "..."}}"""
+
+
+def _speaker(m: Message) -> str:
+    if m.role == "user":
+        return m.name or m.user or "user"
+    return m.name or m.role
+
+
+def _clip(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def _create_messages(data: MemoryInput) -> list[ChatMessage]:
+    lines = [
+        f"[{m.created_at:%Y-%m-%d %H:%M}] {_speaker(m)}: {_clip(m.content, MAX_MESSAGE_CHARS)}" for m in data.transcript
+    ]
+    parts = []
+    if data.earlier:
+        parts.append("Earlier in this conversation (summaries):\n" + "\n".join(f"- {s}" for s in data.earlier))
+    parts.append("Conversation:\n" + "\n".join(lines))
+    parts.append("Create memory:")
+    return [
+        ChatMessage.system(_CREATE_SYSTEM.format(today=data.today.isoformat())),
+        ChatMessage.user("\n\n".join(parts)),
+    ]
+
+
+CREATE_MEMORY: Prompt[MemoryInput, MemoryText] = Prompt("create_memory", MemoryText, _create_messages)
+"""Seed 001's memory creation: one 2–4 sentence memory of an ended conversation."""
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryItem:
+    """A stored memory as the compaction prompt shows it."""
+
+    id: int
+    created: date
+    content: str
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionInput:
+    """The memories kept so far, the newest one, and how many may be kept."""
+
+    existing: Sequence[MemoryItem]
+    new: MemoryItem
+    cap: int
+
+
+class CompactionDecision(BaseModel):
+    """The answer of ``compact_memories``; seed 001's camelCase names are accepted too."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    action: Literal["delete", "edit"]
+    target: int = Field(validation_alias=AliasChoices("target", "targetMemoryId", "target_id", "targetId"))
+    new_content: str | None = Field(None, validation_alias=AliasChoices("new_content", "newContent"))
+    reason: str = ""
+
+    @field_validator("action", mode="before")
+    @classmethod
+    def _action(cls, value: Any) -> Any:
+        return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator("new_content")
+    @classmethod
+    def _new_content(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        return _clip(value, MAX_MEMORY_CHARS)
+
+
+_COMPACT_SYSTEM = """\
+You are a memory management assistant. You have {count} memories but can only keep {cap}.
+
+Analyze these memories and decide which ONE to either:
+1. DELETE (remove entirely): the most redundant, outdated or least valuable memory; it may be the new one.
+2. EDIT (merge the new memory into an existing one, or update its content): give the existing memory's id \
+and its merged content; the new memory is then removed.
+
+Answer with JSON only: {{"action": "delete" | "edit", "target": <id>, "new_content": "<merged content if \
+editing, else null>", "reason": "<short explanation>"}}"""
+
+
+def _compact_messages(data: CompactionInput) -> list[ChatMessage]:
+    existing = "\n".join(f"[id {m.id}] [Created: {m.created.isoformat()}] {m.content}" for m in data.existing)
+    new = f"[id {data.new.id}] [Created: {data.new.created.isoformat()}] {data.new.content}"
+    body = f"Existing memories:\n{existing}\n\nNew memory:\n{new}"
+    system = _COMPACT_SYSTEM.format(count=len(data.existing) + 1, cap=data.cap)
+    return [ChatMessage.system(system), ChatMessage.user(body)]
+
+
+COMPACT_MEMORIES: Prompt[CompactionInput, CompactionDecision] = Prompt(
+    "compact_memories", CompactionDecision, _compact_messages
+)
+"""Seed 001's compaction: which one memory to delete or edit when there is one too many."""
+
+
+def ask_at(llm: LLMClient, prompt: Prompt[In, Out], data: In, *, temperature: float, agent: str | None) -> Out:
+    """Like :func:`.prompts.ask`, at the given temperature.
+
+    Raises:
+        InvalidOutput: the answer did not validate (after the client's corrective retry).
+        RateLimited, ProviderTimeout, ProviderError: the provider failed after the client's retries.
+    """
+    completion = llm.complete(
+        prompt(data), operation=prompt.name, schema=prompt.output, temperature=temperature, agent=agent
+    )
+    assert completion.parsed is not None  # complete() with a schema parses or raises
+    return completion.parsed
+
+
+# -- creating ---------------------------------------------------------------------------------------
+
+
+def create_memory(memory: Memory, thread: str, *, final_attempt: bool = False) -> Summary | None:
+    """Store the memory of the part of ``thread`` no memory covers yet; None when nothing new was said.
+
+    Idempotent: run twice, it stores one memory (the second run finds the range covered).
+
+    Raises:
+        ProviderError: the LLM or embedder failed (not with ``final_attempt``: then the memory is extractive).
+        StorageError: the database failed.
+    """
+    store, agent = memory.store, memory.agent
+    covered = [s.to_seq for s in store.summaries(agent, thread=thread, kind=SUMMARY_KIND, limit=None) if s.to_seq]
+    after = max(covered, default=0)
+    messages = [
+        m
+        for m in store.messages(agent, thread, after_seq=after, limit=MAX_TRANSCRIPT_MESSAGES)
+        if m.role in ("user", "assistant") and m.content.strip()
+    ]
+    if not messages:
+        return None
+    text, method, metadata = _write(memory, thread, messages, after, final_attempt=final_attempt)
+    try:
+        vectors = memory._embed([text])
+    except ProviderError:
+        if not final_attempt:
+            raise
+        vectors = None
+    summary, created = store.add_summary(
+        agent,
+        thread,
+        NewSummary(SUMMARY_KIND, text, after + 1, messages[-1].seq, None, method, metadata),
+        memory._now(),
+        vector=None if vectors is None else vectors[0],
+    )
+    if created:
+        logger.info("created memory %s for agent %s from thread %s (%s)", summary.id, agent, thread, method)
+    return summary
+
+
+def _write(
+    memory: Memory, thread: str, messages: Sequence[Message], after: int, *, final_attempt: bool
+) -> tuple[str, str, dict[str, Any]]:
+    """The memory's text, how it was made, and its metadata."""
+    metadata: dict[str, Any] = {"messages": len(messages)}
+    if memory.llm is not None:
+        first = messages[0].seq
+        earlier = [
+            s.content
+            for s in reversed(memory.store.summaries(memory.agent, thread=thread, kind="rolling", limit=None))
+            if s.to_seq is not None and after < s.to_seq < first
+        ][-MAX_EARLIER_SUMMARIES:]
+        data = MemoryInput(messages, earlier, memory._now().date())
+        try:
+            answer = ask_at(memory.llm, CREATE_MEMORY, data, temperature=MEMORY_TEMPERATURE, agent=memory.agent)
+            return answer.memory, "llm", {**metadata, "model": memory.llm.model}
+        except ProviderError as error:
+            if not final_attempt:
+                raise
+            metadata["fallback"] = f"{type(error).__name__}: {' '.join(str(error).split())}"[:300]
+            logger.warning("memory of %s: LLM failed on the last attempt; extractive instead", thread)
+    utterances = [Utterance(_speaker(m) if m.role == "user" else m.name or "Assistant", m.content) for m in messages]
+    text = extractive_summary(utterances, max_chars=MAX_MEMORY_CHARS - 20, max_sentences=4)
+    return text, "extractive", metadata
+
+
+# -- compacting -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionStep:
+    """One step of compaction: what was done to which memory, decided how (``llm`` or ``fifo``), and why."""
+
+    action: Literal["delete", "edit"]
+    target: int
+    method: Literal["llm", "fifo"]
+    reason: str
+
+
+def compact(memory: Memory, cap: int | None = None, *, new_id: int | None = None) -> list[CompactionStep]:
+    """Bring the agent's memories down to ``cap`` (default :func:`memory_cap`); returns the steps taken.
+
+    ``new_id`` names the memory just created (default: the newest). At most :data:`MAX_LLM_DECISIONS`
+    decisions are asked of the LLM; after an LLM failure, and beyond that, FIFO.
+
+    Raises:
+        StorageError: the database failed, or the count is still above the cap afterwards.
+    """
+    limit = memory_cap(memory.settings) if cap is None else cap
+    steps: list[CompactionStep] = []
+    asks_left = MAX_LLM_DECISIONS if memory.llm is not None else 0
+    memories = list_memories(memory)
+    start = len(memories)
+    for _ in range(max(0, start - limit) + 3):  # each step removes one; a few spare for concurrent writers
+        if len(memories) <= limit:
+            break
+        newest = next((m for m in memories if m.id == new_id), memories[0])
+        step = None
+        if asks_left > 0:
+            asks_left -= 1
+            try:
+                step = _llm_step(memory, memories, newest, limit)
+            except ProviderError as error:
+                asks_left = 0  # a failing LLM is not asked again in this run
+                reason = f"{type(error).__name__}: {' '.join(str(error).split())}"[:200]
+                logger.warning("compaction of %s: LLM decision unusable (%s); FIFO", memory.agent, reason)
+                step = _fifo(memory, memories, f"fallback after {reason}")
+        if step is None:
+            step = _fifo(memory, memories, "over the cap")
+        steps.append(step)
+        logger.info("compacted memories of %s: %s memory %s (%s)", memory.agent, step.action, step.target, step.method)
+        memories = list_memories(memory)
+    count = len(memories)
+    if count > limit:
+        raise StorageError(f"compaction left {count} memories for agent {memory.agent!r}, above the cap of {limit}")
+    if start > limit and count != limit:
+        logger.warning(
+            "compaction of %s ended with %d memories, not %d (concurrent deletion)", memory.agent, count, limit
+        )
+    return steps
+
+
+def _llm_step(memory: Memory, memories: Sequence[Summary], newest: Summary, cap: int) -> CompactionStep:
+    """Ask for a decision, check it against the memories shown, and apply it.
+
+    Raises:
+        ProviderError: the call failed; InvalidOutput: the decision is unusable (nothing was changed).
+    """
+    assert memory.llm is not None
+    existing = [_item(m) for m in reversed(memories) if m.id != newest.id]  # oldest first
+    data = CompactionInput(existing, _item(newest), cap)
+    decision = ask_at(memory.llm, COMPACT_MEMORIES, data, temperature=0.0, agent=memory.agent)
+    by_id = {m.id: m for m in memories}
+    target = by_id.get(decision.target)
+    if target is None:
+        raise InvalidOutput(f"compaction decision names memory {decision.target}, which it was not shown")
+    reason = decision.reason or "no reason given"
+    if decision.action == "delete":
+        memory.store.delete_summaries(memory.agent, [target.id])
+        return CompactionStep("delete", target.id, "llm", reason)
+    if decision.new_content is None:
+        raise InvalidOutput("an edit decision needs new_content")
+    if target.id == newest.id:
+        raise InvalidOutput("an edit must merge the new memory into another one, not edit the new memory")
+    _replace(memory, target, decision.new_content, reason)
+    memory.store.delete_summaries(memory.agent, [newest.id])
+    return CompactionStep("edit", target.id, "llm", reason)
+
+
+def _item(s: Summary) -> MemoryItem:
+    return MemoryItem(s.id, s.created_at.date(), s.content)
+
+
+def _replace(memory: Memory, target: Summary, content: str, reason: str) -> Summary:
+    """Rewrite a memory, keeping its thread, range and creation date (delete, then store again)."""
+    try:
+        vectors = memory._embed([content])
+    except ProviderError:
+        vectors = None  # `memlane reindex` embeds it later
+    now = memory._now()
+    metadata = {**target.metadata, "updated_at": now.isoformat(), "edited": reason[:300]}
+    memory.store.delete_summaries(memory.agent, [target.id])
+    summary, _ = memory.store.add_summary(
+        memory.agent,
+        target.thread,
+        NewSummary(SUMMARY_KIND, content, target.from_seq, target.to_seq, None, "llm", metadata),
+        target.created_at,
+        vector=None if vectors is None else vectors[0],
+    )
+    return summary
+
+
+def _fifo(memory: Memory, memories: Sequence[Summary], reason: str) -> CompactionStep:
+    oldest = min(memories, key=lambda s: (s.created_at, s.id))
+    memory.store.delete_summaries(memory.agent, [oldest.id])
+    return CompactionStep("delete", oldest.id, "fifo", reason)
+
+
+# -- reading and admin ------------------------------------------------------------------------------
+
+
+def list_memories(memory: Memory, limit: int | None = None) -> list[Summary]:
+    """The agent's memories, newest first (the admin list, seed 001's ``GET /apps/:appId/memories``)."""
+    return memory.store.summaries(memory.agent, thread=None, kind=SUMMARY_KIND, limit=limit)
+
+
+def purge_memories(memory: Memory, id: int | None = None) -> int:
+    """Delete one memory (``id``) or all of the agent's memories; returns how many were deleted.
+
+    Raises:
+        NotFound: ``id`` is not a memory of this agent.
+    """
+    if id is None:
+        return memory.store.delete_summaries(memory.agent, [s.id for s in list_memories(memory)])
+    found = [s for s in memory.store.get_summaries(memory.agent, [id]) if s.kind == SUMMARY_KIND]
+    if not found:
+        raise NotFound(f"no memory {id} in agent {memory.agent!r}")
+    return memory.store.delete_summaries(memory.agent, [id])
+
+
+def format_memory(s: Summary) -> str:
+    """One memory as seed 001 shows it: ``[Created: 2025-10-10] User prefers meetings after 2pm.``"""
+    return f"[Created: {s.created_at:%Y-%m-%d}] {s.content.strip()}"
+
+
+def render_memories(agent: str, memories: Sequence[Summary]) -> str:
+    """Seed 001's whole memory block, for callers that build their own system message."""
+    if not memories:
+        return ""
+    lines = "\n".join(f"{i}. {format_memory(s)}" for i, s in enumerate(memories, start=1))
+    return (
+        f"(memories for app: {agent})\nThe following are memories from previous conversations with this app:\n\n"
+        f"{lines}\n\nUse these memories to provide context-aware responses."
+    )

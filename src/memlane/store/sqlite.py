@@ -542,7 +542,7 @@ class SQLiteStore(SQLiteJobs, Store):
             if thread_id is None:
                 raise NotFound(f"no thread {thread!r} in agent {agent!r}")
             count = conn.execute("DELETE FROM messages WHERE thread_id = ?", (thread_id,)).rowcount
-            conn.execute("DELETE FROM summaries WHERE thread_id = ?", (thread_id,))
+            conn.execute("DELETE FROM summaries WHERE thread_id = ? AND kind != 'memory'", (thread_id,))
             conn.execute("UPDATE threads SET message_count = 0 WHERE id = ?", (thread_id,))
         return int(count)
 
@@ -551,6 +551,7 @@ class SQLiteStore(SQLiteJobs, Store):
             thread_id = self._thread_id(conn, agent, thread)
             if thread_id is None:
                 return False
+            _detach_memories(conn, "thread_id = ?", (thread_id,))
             conn.execute("DELETE FROM threads WHERE id = ?", (thread_id,))
         return True
 
@@ -558,11 +559,13 @@ class SQLiteStore(SQLiteJobs, Store):
         agent_id = self._agent_id(agent)
         if agent_id is None:
             return 0
+        cutoff = fmt_time(updated_before)
         with self._write() as conn:
+            _detach_memories(
+                conn, "thread_id IN (SELECT id FROM threads WHERE agent_id = ? AND updated_at < ?)", (agent_id, cutoff)
+            )
             return int(
-                conn.execute(
-                    "DELETE FROM threads WHERE agent_id = ? AND updated_at < ?", (agent_id, fmt_time(updated_before))
-                ).rowcount
+                conn.execute("DELETE FROM threads WHERE agent_id = ? AND updated_at < ?", (agent_id, cutoff)).rowcount
             )
 
     # -- facts --------------------------------------------------------------------------------------
@@ -872,8 +875,9 @@ class SQLiteStore(SQLiteJobs, Store):
                 if thread_id is None:
                     raise NotFound(f"no thread {thread!r} in agent {agent!r}")
             existing = conn.execute(
-                "SELECT id FROM summaries WHERE thread_id IS ? AND kind = ? AND from_seq IS ? AND to_seq IS ?",
-                (thread_id, summary.kind, summary.from_seq, summary.to_seq),
+                "SELECT id FROM summaries WHERE agent_id = ? AND thread_id IS ? AND kind = ? AND owner IS ? "
+                "AND from_seq IS ? AND to_seq IS ?",
+                (agent_id, thread_id, summary.kind, summary.owner, summary.from_seq, summary.to_seq),
             ).fetchone()
             created = existing is None
             if created:
@@ -1050,10 +1054,12 @@ class SQLiteStore(SQLiteJobs, Store):
         kinds = vectors.kinds[:n]
         threads = vectors.thread_ids[:n]
         mask = np.isin(kinds, [KIND_CODES[k] for k in scope.kinds])
-        convo = kinds != KIND_CODES["fact"]
+        is_message = kinds == KIND_CODES["message"]
+        is_summary = kinds == KIND_CODES["summary"]
+        thread_id = None
         if scope.thread is not None:
             thread_id = self._thread_id(conn, agent, scope.thread)
-            mask &= ~convo | (threads == (thread_id if thread_id is not None else -2))
+            mask &= ~is_message | (threads == (thread_id if thread_id is not None else -2))
         elif scope.user is not None:
             mine = [
                 r[0]
@@ -1061,24 +1067,26 @@ class SQLiteStore(SQLiteJobs, Store):
                     "SELECT thread_id FROM thread_users WHERE agent_id = ? AND user_id = ?", (agent_id, scope.user)
                 )
             ]
-            allowed = np.isin(threads, mine)
-            if "summary" in scope.kinds:  # thread-less summaries belong to their owner or to everyone
-                loose = [
+            mask &= ~is_message | np.isin(threads, mine)
+        if "summary" in scope.kinds:  # summaries are few: their visibility is read from the database
+            visible, extra = _summary_visibility(agent_id, thread_id if scope.thread is not None else None, scope.user)
+            if scope.thread is not None and thread_id is None:
+                allowed: list[int] = []
+            else:
+                allowed = [
                     r[0]
                     for r in conn.execute(
-                        "SELECT id FROM summaries WHERE agent_id = ? AND thread_id IS NULL "
-                        "AND (owner IS NULL OR owner = ?)",
-                        (agent_id, scope.user),
+                        f"SELECT s.id FROM summaries s WHERE s.agent_id = ? AND {visible}",  # noqa: S608
+                        (agent_id, *extra),
                     )
                 ]
-                allowed |= (kinds == KIND_CODES["summary"]) & (threads == -1) & np.isin(vectors.item_ids[:n], loose)
-            mask &= ~convo | allowed
+            mask &= ~is_summary | np.isin(vectors.item_ids[:n], allowed)
+        convo = is_message | is_summary
         if "fact" in scope.kinds:
             flt = FactFilter(user=scope.user, include_superseded=scope.include_superseded)
             where, params = self._fact_where(agent_id, flt)
-            visible = [r[0] for r in conn.execute(f"SELECT f.id FROM facts f WHERE {where}", params)]  # noqa: S608
-            is_fact = ~convo
-            mask &= convo | (is_fact & np.isin(vectors.item_ids[:n], visible))
+            facts = [r[0] for r in conn.execute(f"SELECT f.id FROM facts f WHERE {where}", params)]  # noqa: S608
+            mask &= convo | np.isin(vectors.item_ids[:n], facts)
         if scope.since is not None:
             mask &= vectors.created[:n] >= scope.since.timestamp()
         if scope.until is not None:
@@ -1176,13 +1184,9 @@ class SQLiteStore(SQLiteJobs, Store):
             "JOIN summaries s ON s.id = f.rowid WHERE summaries_fts MATCH ?"
         )
         params: list[Any] = [match]
-        if scope.user is not None and thread_id is None:
-            sql += (
-                " AND (s.owner = ? OR s.thread_id IN "
-                "(SELECT thread_id FROM thread_users WHERE agent_id = ? AND user_id = ?) "
-                "OR (s.thread_id IS NULL AND s.owner IS NULL))"
-            )
-            params += [scope.user, agent_id, scope.user]
+        visible, extra = _summary_visibility(agent_id, thread_id, scope.user)
+        sql += f" AND {visible}"
+        params += extra
         sql, params = _time_range(sql, params, "s.created_at", scope)
         sql += " ORDER BY rank LIMIT ?"
         params.append(limit)
@@ -1626,6 +1630,39 @@ def _summary_record(s: tuple[Any, ...]) -> dict[str, Any]:
 
 def _jsonable(value: Any) -> Any:
     return fmt_time(value) if isinstance(value, datetime) else value
+
+
+def _detach_memories(conn: sqlite3.Connection, where: str, params: tuple[Any, ...]) -> None:
+    """Keep the agent's memories (seed 001: they last until purged) when their thread goes away."""
+    ids = [r[0] for r in conn.execute(f"SELECT id FROM summaries WHERE kind = 'memory' AND {where}", params)]  # noqa: S608
+    if not ids:
+        return
+    marks = ",".join("?" * len(ids))
+    conn.execute(f"UPDATE summaries SET thread_id = NULL WHERE id IN ({marks})", ids)  # noqa: S608
+    conn.execute(f"UPDATE embeddings SET thread_id = NULL WHERE kind = 'summary' AND item_id IN ({marks})", ids)  # noqa: S608
+    conn.execute(
+        f"UPDATE agents SET vector_epoch = vector_epoch + 1 WHERE id IN "  # noqa: S608
+        f"(SELECT agent_id FROM summaries WHERE id IN ({marks}))",
+        ids,
+    )
+
+
+def _summary_visibility(agent_id: int, thread_id: int | None, user: str | None) -> tuple[str, list[Any]]:
+    """Which summaries a scope sees (an SQL predicate on alias ``s``).
+
+    A thread scope sees that thread's summaries. A user sees their own (e.g. their profile) and the
+    owner-less ones of their threads or of no thread (the agent's memories). Without a user, only
+    owner-less summaries are visible: a user's profile never reaches anyone else.
+    """
+    if thread_id is not None:
+        return "s.thread_id = ? AND (s.owner IS NULL OR s.owner IS ?)", [thread_id, user]
+    if user is not None:
+        return (
+            "(s.owner = ? OR (s.owner IS NULL AND (s.thread_id IS NULL OR s.thread_id IN "
+            "(SELECT thread_id FROM thread_users WHERE agent_id = ? AND user_id = ?))))",
+            [user, agent_id, user],
+        )
+    return "s.owner IS NULL", []
 
 
 def _time_range(sql: str, params: list[Any], column: str, scope: Scope) -> tuple[str, list[Any]]:
