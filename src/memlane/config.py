@@ -11,7 +11,7 @@ import os
 import tomllib
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import platformdirs
 import yaml
@@ -54,12 +54,29 @@ class Settings(BaseSettings):
     embedder_base_url: str | None = None
     embedder_model: str | None = None
     embedder_api_key: str | None = None
+    memory_cap: int = Field(10, ge=1, description="Most memories an agent keeps (seed 001); compaction keeps it.")
     search_preset: str = Field("default", description="Named search preset used by recall().")
     llm_provider: str | None = Field(None, description="openai, ollama, anthropic or none.")
     llm_base_url: str | None = None
     llm_api_key: str | None = None
     llm_model: str | None = None
     llm_timeout: float = Field(30.0, gt=0)
+    # -- background jobs and the LLM budget (memlane.pipeline.worker / memlane.pipeline.usage) --
+    worker: Literal["thread", "none"] = Field(
+        "thread", description="Run queued jobs in a background thread of each Memory ('none': only workers do)."
+    )
+    worker_poll_interval: float = Field(1.0, gt=0, description="Seconds an idle worker waits between polls.")
+    worker_lease_seconds: float = Field(
+        300.0, gt=0, description="How long a claimed job is leased; must outlast the slowest job (LLM retries)."
+    )
+    worker_batch: int = Field(8, ge=1, description="Jobs a worker claims at a time.")
+    llm_budget_tokens: int = Field(
+        0, ge=0, description="LLM tokens each agent may spend per budget window; 0 = unlimited (seed 001's energy)."
+    )
+    llm_budget_window: float = Field(86_400.0, gt=0, description="Length of the rolling budget window, seconds.")
+    llm_budget_reserve: float = Field(
+        0.2, ge=0, le=1, description="Background LLM jobs wait while less than this share of the budget is left."
+    )
 
     @field_validator("home", mode="before")
     @classmethod

@@ -17,11 +17,14 @@ __all__ = [
     "Fact",
     "FactChange",
     "Hit",
+    "HitGroup",
     "Job",
     "Message",
     "Role",
     "Summary",
     "Thread",
+    "UsageRecord",
+    "UsageTotals",
     "Visibility",
 ]
 
@@ -161,7 +164,14 @@ class Summary:
 
 @dataclass(frozen=True, slots=True)
 class Hit:
-    """One ranked result of :meth:`memlane.Memory.recall`."""
+    """One ranked result of :meth:`memlane.Memory.recall`, with its provenance.
+
+    A message hit may show a window of neighbouring turns: then ``text`` holds one ``speaker: content``
+    line per turn, ``user`` is None, ``message_ids`` lists every turn shown (in thread order) and
+    ``message_id``/``seq``/``created_at``/``metadata`` are those of the turn that matched. A single-turn hit
+    has the bare content in ``text`` and its speaker in ``user``. ``created_at`` dates the item (for a
+    message: when it was said). ``score`` orders hits of one search; it is not comparable across searches.
+    """
 
     kind: Literal["message", "fact", "summary"]
     id: int
@@ -174,6 +184,19 @@ class Hit:
     user: str | None = None
     seq: int | None = None
     message_ids: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class HitGroup:
+    """The hits of one thread, as :meth:`memlane.Memory.recall` returns them with ``group_by="thread"``.
+
+    ``thread`` is None for hits not tied to a thread (most facts). ``hits`` are in the order they happened;
+    ``score`` is the best hit's, and groups come best first.
+    """
+
+    thread: str | None
+    score: float
+    hits: tuple[Hit, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,3 +216,42 @@ class Job:
     last_error: str | None
     created_at: datetime
     updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class UsageRecord:
+    """One LLM call as stored: a :class:`UsageEvent` with its agent resolved and its time."""
+
+    agent: str
+    operation: str
+    model: str
+    prompt_tokens: int
+    completion_tokens: int
+    latency_s: float
+    ok: bool
+    error: str | None
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class UsageTotals:
+    """What one agent spent on one operation."""
+
+    agent: str
+    operation: str
+    calls: int
+    failures: int
+    prompt_tokens: int
+    completion_tokens: int
+    latency_s: float
+    p95_latency_s: float | None
+
+    @property
+    def total_tokens(self) -> int:
+        """Prompt plus completion tokens."""
+        return self.prompt_tokens + self.completion_tokens
+
+    @property
+    def mean_latency_s(self) -> float | None:
+        """Average seconds per call (None before the first call)."""
+        return self.latency_s / self.calls if self.calls else None

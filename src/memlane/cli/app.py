@@ -11,7 +11,8 @@ from typer.core import TyperGroup
 from memlane import __version__
 from memlane.errors import MemlaneError
 
-from . import commands_data, commands_facts, commands_threads
+from . import commands_data, commands_facts, commands_jobs, commands_threads
+from .chat import chat
 from .commands_db import db_app
 from .demo import demo
 from .exitcodes import exit_code_for
@@ -105,7 +106,9 @@ app.command("export")(commands_data.export)
 app.command("import")(commands_data.import_)
 app.command("reindex")(commands_data.reindex)
 app.add_typer(db_app, name="db")
+commands_jobs.register(app)  # Background work: jobs, worker, stats
 app.command("demo")(demo)
+app.command("chat")(chat)  # the REPL with memory (memlane.cli.chat)
 
 
 def main() -> None:

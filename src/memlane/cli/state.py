@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from memlane import Memory
+from memlane import Memory, load_settings
 
 __all__ = ["CliState", "get_state"]
 
@@ -21,17 +21,20 @@ class CliState:
     config: Path | None = None
     json: bool = False
 
-    def open(self, db: str | Path | None = None, *, check_model: bool = True) -> Memory:
+    def open(self, db: str | Path | None = None, *, check_model: bool = True, worker: str = "none") -> Memory:
         """Open the memory the options point at (``db`` overrides ``--db``); close it when done.
 
         ``check_model=False`` opens a store whose vectors came from another embedding model (for reindex).
+        Short commands run no background worker (``worker="none"``): queued jobs wait for ``memlane worker``,
+        a long-lived process, or the next ``Memory`` with a worker thread.
 
         Raises:
             ConfigError: the settings or config file are invalid. StorageError: the store cannot be opened.
             ModelMismatch: the store was embedded with another model (unless ``check_model`` is false).
         """
         location = db if db is not None else self.db
-        return Memory(location, agent=self.agent, config_file=self.config, check_model=check_model)
+        settings = load_settings(self.config, worker=worker)
+        return Memory(location, agent=self.agent, settings=settings, check_model=check_model)
 
 
 def get_state(ctx: typer.Context) -> CliState:

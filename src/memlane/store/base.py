@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..types import Fact, FactChange, Job, Message, Summary, Thread
+from ..types import Fact, FactChange, Job, Message, Summary, Thread, UsageRecord, UsageTotals
 from ..validation import NewFact, NewJob, NewMessage, NewSummary
 
 __all__ = ["Candidate", "FactFilter", "Scope", "Store", "StoreStatus"]
@@ -158,6 +158,21 @@ class Store(ABC):
     @abstractmethod
     def get_messages(self, agent: str, ids: Sequence[int]) -> list[Message]:
         """The messages with these ids that belong to ``agent`` (missing ids are skipped), in id order."""
+
+    def message_windows(self, agent: str, ids: Sequence[int], *, before: int, after: int) -> list[Message]:
+        """For each message id, the messages of its thread from ``before`` positions before it to ``after``
+        positions after it (itself included); each message once, ordered by thread key then ``seq``. Ids
+        that are not the agent's are skipped.
+
+        This default costs one query per id; a backend should override it with one query.
+        """
+        found: dict[int, Message] = {}
+        for anchor in self.get_messages(agent, ids):
+            for m in self.messages(
+                agent, anchor.thread, after_seq=anchor.seq - before - 1, before_seq=anchor.seq + after + 1
+            ):
+                found[m.id] = m
+        return sorted(found.values(), key=lambda m: (m.thread, m.seq))
 
     @abstractmethod
     def clear_thread(self, agent: str, thread: str) -> int:
@@ -318,6 +333,15 @@ class Store(ABC):
     @abstractmethod
     def retry_job(self, job_id: int, now: datetime) -> Job:
         """Send a dead (or done) job back to pending with its attempts reset. Raises NotFound."""
+
+    # -- LLM usage ----------------------------------------------------------------------------------
+    @abstractmethod
+    def record_usage(self, records: Sequence[UsageRecord]) -> None:
+        """Append LLM usage records (one per call) in one transaction."""
+
+    @abstractmethod
+    def usage_totals(self, agent: str | None, *, since: datetime | None = None) -> list[UsageTotals]:
+        """Totals per (agent, operation) of the records at or after ``since``, of one agent or all."""
 
     # -- export / import ------------------------------------------------------------------------
     @abstractmethod

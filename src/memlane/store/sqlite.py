@@ -27,6 +27,7 @@ from ._common import dump_json, fmt_time, load_json, parse_time, query_terms
 from .base import Candidate, FactFilter, Scope, Store, StoreStatus
 from .sqlite_jobs import SQLiteJobs, insert_jobs
 from .sqlite_schema import MIGRATIONS
+from .sqlite_usage import SQLiteUsage
 from .sqlite_vectors import KIND_CODES, VectorCache, top_k
 
 __all__ = ["SQLiteStore"]
@@ -78,7 +79,7 @@ def _scope_token(prefix: str, value: str) -> str:
     return prefix + value.encode("utf-8").hex()
 
 
-class SQLiteStore(SQLiteJobs, Store):
+class SQLiteStore(SQLiteJobs, SQLiteUsage, Store):
     """A memlane store in one SQLite file (created with its directory if missing)."""
 
     backend = "sqlite"

@@ -241,9 +241,26 @@ _EXPLICIT_MESSAGE_INDEX = """
 DROP TRIGGER messages_fts_insert;
 """
 
+_USAGE = """
+CREATE TABLE usage_events (
+    id                INTEGER PRIMARY KEY,
+    agent_id          INTEGER NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+    operation         TEXT NOT NULL,
+    model             TEXT NOT NULL,
+    prompt_tokens     INTEGER NOT NULL,
+    completion_tokens INTEGER NOT NULL,
+    latency_ms        REAL NOT NULL,
+    ok                INTEGER NOT NULL,
+    error             TEXT,
+    at                TEXT NOT NULL
+);
+CREATE INDEX usage_events_agent_at ON usage_events (agent_id, at);
+"""
+
 #: (version, name, SQL). Append only.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial schema", _INITIAL),
     (2, "embeddings", _VECTORS),
     (3, "index new messages explicitly", _EXPLICIT_MESSAGE_INDEX),
+    (4, "LLM usage events", _USAGE),
 )
