@@ -1,0 +1,281 @@
+"""Numbered migrations of the PostgreSQL schema. Applied in order when a store opens; never edited once shipped.
+
+The version numbers mean what they mean for SQLite (:mod:`memlane.store.sqlite_schema`): 1 is the initial
+schema (threads, messages, facts, history, summaries, jobs, full-text search), 2 adds the embeddings, 3 is
+SQLite-only (an FTS5 trigger change) and empty here.
+
+Differences from SQLite, and why:
+
+* Times are ``timestamptz``; ids are ``bigint generated always as identity``.
+* JSON columns are ``json``, not ``jsonb``: ``jsonb`` reorders object keys, drops duplicate keys, rejects
+  ``\u0000`` and rewrites numbers (``1e300`` comes back as an integer), so metadata would not come back
+  as it was given, and an export would not re-export identically. Nothing queries inside these values;
+  an index on ``(metadata::jsonb)`` can be added when something does.
+* Full-text search uses a generated ``tsvector`` column per table with a GIN index, under the text search
+  configuration ``memlane_english``: English Snowball stemming *without* a stopword list and with accents
+  removed (``unaccent``, when the server has it), after every run of characters that are not letters or
+  digits became a space (``memlane_fts_text``). That is what SQLite's ``porter unicode61
+  remove_diacritics 2`` tokenizer does: ``user@example.com`` and ``3.14`` are separate words there too,
+  and a query made only of stopwords still finds something. Speakers (messages) and subjects (facts) get
+  weight B, content weight A.
+* Vectors live in one table per kind (``message_vectors`` ...), keyed by the item with ``ON DELETE
+  CASCADE``, so deleting an item deletes its vector without triggers. Their ``embedding`` column is an
+  untyped ``vector`` until the store sees its first vectors; then the store gives it the dimension and
+  builds the HNSW indexes (an HNSW index needs a fixed dimension). The tables are empty at that moment,
+  so the change is instant, and ``drop_vectors`` reverses it to allow another dimension.
+"""
+
+from __future__ import annotations
+
+__all__ = ["MIGRATIONS", "VECTOR_TABLES"]
+
+#: kind -> (vector table, its key column, the item table). The store builds its vector SQL from these.
+VECTOR_TABLES: dict[str, tuple[str, str, str]] = {
+    "message": ("message_vectors", "message_id", "messages"),
+    "fact": ("fact_vectors", "fact_id", "facts"),
+    "summary": ("summary_vectors", "summary_id", "summaries"),
+}
+
+_INITIAL = r"""
+CREATE TABLE meta (
+    key   text PRIMARY KEY,
+    value text NOT NULL
+);
+
+CREATE TABLE agents (
+    id         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    name       text NOT NULL UNIQUE,
+    created_at timestamptz NOT NULL
+);
+
+-- Text search: letters and digits only (Unicode classes where the server has pg_c_utf8), stemmed, no
+-- stopwords, accents removed when the unaccent extension is (or can be) installed. Every EXECUTEd text
+-- is fixed, apart from the schema name of unaccent, which comes from the catalog and is quoted.
+DO $memlane$
+DECLARE
+    unaccent_schema text;
+BEGIN
+    IF EXISTS (SELECT 1 FROM pg_catalog.pg_collation WHERE collname = 'pg_c_utf8'
+               AND collencoding IN (-1, pg_catalog.pg_char_to_encoding('UTF8'))) THEN
+        EXECUTE $f$CREATE FUNCTION memlane_fts_text(value text) RETURNS text
+            LANGUAGE sql IMMUTABLE PARALLEL SAFE
+            RETURN pg_catalog.regexp_replace(coalesce(value, '') COLLATE pg_catalog.pg_c_utf8,
+                                             '[^[:alnum:]]+', ' ', 'g')$f$;
+    ELSE
+        EXECUTE $f$CREATE FUNCTION memlane_fts_text(value text) RETURNS text
+            LANGUAGE sql IMMUTABLE PARALLEL SAFE
+            RETURN pg_catalog.regexp_replace(coalesce(value, ''), '[^[:alnum:]]+', ' ', 'g')$f$;
+    END IF;
+    CREATE TEXT SEARCH DICTIONARY memlane_english_stem (TEMPLATE = pg_catalog.snowball, LANGUAGE = english);
+    CREATE TEXT SEARCH CONFIGURATION memlane_english (COPY = pg_catalog.english);
+    IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'unaccent')
+       AND EXISTS (SELECT 1 FROM pg_catalog.pg_available_extensions WHERE name = 'unaccent') THEN
+        BEGIN
+            CREATE EXTENSION unaccent;
+        EXCEPTION WHEN insufficient_privilege THEN
+            NULL;  -- accents then stay significant in keyword search
+        END;
+    END IF;
+    SELECT n.nspname INTO unaccent_schema FROM pg_catalog.pg_extension e
+        JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'unaccent';
+    IF unaccent_schema IS NOT NULL THEN
+        EXECUTE format('ALTER TEXT SEARCH CONFIGURATION memlane_english ALTER MAPPING FOR asciiword, asciihword, '
+                       'hword_asciipart, word, hword, hword_part WITH %I.unaccent, memlane_english_stem',
+                       unaccent_schema);
+    ELSE
+        ALTER TEXT SEARCH CONFIGURATION memlane_english
+            ALTER MAPPING FOR asciiword, asciihword, hword_asciipart, word, hword, hword_part
+            WITH memlane_english_stem;
+    END IF;
+END
+$memlane$;
+
+CREATE TABLE threads (
+    id            bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    agent_id      bigint NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+    key           text NOT NULL,
+    status        text NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'ended')),
+    system_prompt text,
+    metadata      json NOT NULL DEFAULT '{}',
+    next_seq      bigint NOT NULL DEFAULT 1,
+    message_count bigint NOT NULL DEFAULT 0,
+    created_at    timestamptz NOT NULL,
+    updated_at    timestamptz NOT NULL,
+    ended_at      timestamptz,
+    UNIQUE (agent_id, key)
+);
+CREATE INDEX threads_agent_updated ON threads (agent_id, updated_at);
+
+CREATE TABLE thread_users (
+    thread_id bigint NOT NULL REFERENCES threads(id) ON DELETE CASCADE,
+    user_id   text NOT NULL,
+    agent_id  bigint NOT NULL,
+    PRIMARY KEY (thread_id, user_id)
+);
+CREATE INDEX thread_users_user ON thread_users (agent_id, user_id);
+
+CREATE TABLE messages (
+    id           bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    agent_id     bigint NOT NULL,
+    thread_id    bigint NOT NULL REFERENCES threads(id) ON DELETE CASCADE,
+    seq          bigint NOT NULL,
+    role         text NOT NULL CHECK (role IN ('user', 'assistant', 'system', 'tool')),
+    user_id      text,
+    name         text,
+    content      text NOT NULL,
+    tool_calls   json,
+    tool_call_id text,
+    token_count  integer NOT NULL,
+    metadata     json NOT NULL DEFAULT '{}',
+    created_at   timestamptz NOT NULL,
+    summarized   boolean NOT NULL DEFAULT false,
+    search       tsvector GENERATED ALWAYS AS (
+        setweight(to_tsvector('memlane_english', memlane_fts_text(content)), 'A')
+        || setweight(to_tsvector('memlane_english', memlane_fts_text(coalesce(name, user_id, role))), 'B')
+    ) STORED,
+    UNIQUE (thread_id, seq)
+);
+CREATE INDEX messages_agent_created ON messages (agent_id, created_at);
+CREATE INDEX messages_search ON messages USING gin (search);
+
+CREATE TABLE facts (
+    id               bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    agent_id         bigint NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+    owner            text,
+    subject          text,
+    category         text NOT NULL,
+    content          text NOT NULL,
+    importance       integer NOT NULL CHECK (importance BETWEEN 1 AND 5),
+    visibility       text NOT NULL CHECK (visibility IN ('private', 'shared')),
+    source_thread_id bigint REFERENCES threads(id) ON DELETE SET NULL,
+    source_thread    text,
+    source_from_seq  bigint,
+    source_to_seq    bigint,
+    metadata         json NOT NULL DEFAULT '{}',
+    status           text NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'superseded')),
+    valid_from       timestamptz,
+    invalid_at       timestamptz,
+    superseded_by    bigint,
+    created_at       timestamptz NOT NULL,
+    updated_at       timestamptz NOT NULL,
+    last_accessed_at timestamptz,
+    access_count     bigint NOT NULL DEFAULT 0,
+    search           tsvector GENERATED ALWAYS AS (
+        setweight(to_tsvector('memlane_english', memlane_fts_text(content)), 'A')
+        || setweight(to_tsvector('memlane_english', memlane_fts_text(subject)), 'B')
+    ) STORED
+);
+CREATE INDEX facts_agent_owner ON facts (agent_id, owner);
+CREATE INDEX facts_agent_subject ON facts (agent_id, subject);
+CREATE INDEX facts_search ON facts USING gin (search);
+
+CREATE TABLE fact_history (
+    id          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    agent_id    bigint NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+    fact_id     bigint NOT NULL,
+    action      text NOT NULL,
+    actor       text,
+    old_content text,
+    new_content text,
+    changes     json NOT NULL DEFAULT '{}',
+    at          timestamptz NOT NULL
+);
+CREATE INDEX fact_history_fact ON fact_history (agent_id, fact_id);
+
+-- NULLs stay distinct in the range index, as in SQLite: agent-level summaries (no thread) and open
+-- ranges never collide here; add_summary checks those under an advisory lock.
+CREATE TABLE summaries (
+    id         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    agent_id   bigint NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+    thread_id  bigint REFERENCES threads(id) ON DELETE CASCADE,
+    kind       text NOT NULL,
+    owner      text,
+    from_seq   bigint,
+    to_seq     bigint,
+    content    text NOT NULL,
+    method     text NOT NULL,
+    metadata   json NOT NULL DEFAULT '{}',
+    created_at timestamptz NOT NULL,
+    search     tsvector GENERATED ALWAYS AS (
+        setweight(to_tsvector('memlane_english', memlane_fts_text(content)), 'A')
+    ) STORED
+);
+CREATE UNIQUE INDEX summaries_range ON summaries (thread_id, kind, from_seq, to_seq);
+CREATE INDEX summaries_agent_kind ON summaries (agent_id, kind, created_at);
+CREATE INDEX summaries_search ON summaries USING gin (search);
+
+CREATE TABLE jobs (
+    id               bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    agent_id         bigint NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+    kind             text NOT NULL,
+    payload          json NOT NULL DEFAULT '{}',
+    dedupe_key       text UNIQUE,
+    status           text NOT NULL DEFAULT 'pending'
+                     CHECK (status IN ('pending', 'running', 'done', 'dead')),
+    attempts         integer NOT NULL DEFAULT 0,
+    max_attempts     integer NOT NULL DEFAULT 5,
+    run_after        timestamptz NOT NULL,
+    lease_owner      text,
+    lease_expires_at timestamptz,
+    last_error       text,
+    created_at       timestamptz NOT NULL,
+    updated_at       timestamptz NOT NULL
+);
+CREATE INDEX jobs_ready ON jobs (status, run_after);
+"""
+
+# ``agent_id`` is repeated in each vector table so that an agent filter can be checked on the vector row
+# itself (by the HNSW scan, or through the btree when the agent's rows are few) before any join.
+_VECTORS = """
+CREATE EXTENSION IF NOT EXISTS vector;
+
+CREATE TABLE message_vectors (
+    message_id bigint PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE,
+    agent_id   bigint NOT NULL,
+    embedding  vector NOT NULL
+);
+CREATE INDEX message_vectors_agent ON message_vectors (agent_id);
+
+CREATE TABLE fact_vectors (
+    fact_id   bigint PRIMARY KEY REFERENCES facts(id) ON DELETE CASCADE,
+    agent_id  bigint NOT NULL,
+    embedding vector NOT NULL
+);
+CREATE INDEX fact_vectors_agent ON fact_vectors (agent_id);
+
+CREATE TABLE summary_vectors (
+    summary_id bigint PRIMARY KEY REFERENCES summaries(id) ON DELETE CASCADE,
+    agent_id   bigint NOT NULL,
+    embedding  vector NOT NULL
+);
+CREATE INDEX summary_vectors_agent ON summary_vectors (agent_id);
+"""
+
+# SQLite's migration 3 stops indexing messages for full-text search by trigger. Here the tsvector column is
+# generated by the INSERT itself, so there is nothing to change; the version is recorded all the same, so
+# that the numbers keep meaning the same schema on both backends.
+_EXPLICIT_MESSAGE_INDEX = ""
+
+_USAGE = """
+CREATE TABLE usage_events (
+    id                bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    agent_id          bigint NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+    operation         text NOT NULL,
+    model             text NOT NULL,
+    prompt_tokens     integer NOT NULL,
+    completion_tokens integer NOT NULL,
+    latency_ms        double precision NOT NULL,
+    ok                boolean NOT NULL,
+    error             text,
+    at                timestamptz NOT NULL
+);
+CREATE INDEX usage_events_agent_at ON usage_events (agent_id, at);
+"""
+
+#: (version, name, SQL). Append only; the numbers match the SQLite migrations in meaning.
+MIGRATIONS: tuple[tuple[int, str, str], ...] = (
+    (1, "initial schema", _INITIAL),
+    (2, "embeddings", _VECTORS),
+    (3, "index new messages explicitly", _EXPLICIT_MESSAGE_INDEX),
+    (4, "LLM usage events", _USAGE),
+)

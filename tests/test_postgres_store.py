@@ -1,0 +1,618 @@
+"""PostgreSQL-specific behaviour of ``PostgresStore``: indexes, filtered ANN search, concurrency, migrations.
+
+What every backend must do is in ``test_store_contract.py``; this file checks what only PostgreSQL has
+(HNSW parameters, iterative index scans, many writer processes on one server, racing migrations) and that
+the two backends agree on vector search and on exports.
+"""
+
+from __future__ import annotations
+
+import io
+import multiprocessing
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import psycopg
+import pytest
+
+from memlane import InvalidInput, Memory, StorageError, load_settings
+from memlane.store.base import Scope, Store
+from memlane.store.postgres import PostgresStore
+from memlane.store.postgres_schema import MIGRATIONS
+from memlane.store.sqlite import SQLiteStore
+from memlane.types import Job
+from memlane.validation import NewFact, NewJob, NewMessage, NewSummary
+
+pytestmark = pytest.mark.postgres
+
+NOW = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def pg_url(new_pg_database: Callable[[], str]) -> str:
+    """A fresh database (with pgvector, not yet migrated) on the session's server."""
+    return new_pg_database()
+
+
+@pytest.fixture
+def store(pg_url: str) -> Iterator[PostgresStore]:
+    opened = PostgresStore(pg_url)
+    yield opened
+    opened.close()
+
+
+def msg(content: str, user: str | None = None, created_at: datetime | None = None) -> NewMessage:
+    return NewMessage("user", content, user, None, None, None, created_at, {})
+
+
+def unit(rows: np.ndarray) -> np.ndarray:
+    return np.asarray(rows / np.linalg.norm(rows, axis=-1, keepdims=True), dtype=np.float32)
+
+
+def cluster(rng: np.random.Generator, center: np.ndarray, n: int, spread: float) -> np.ndarray:
+    return unit(center + spread * rng.normal(size=(n, center.size)))
+
+
+def query_all(url: str, sql: str, params: Any = None) -> list[tuple[Any, ...]]:
+    with psycopg.connect(url) as conn:
+        return conn.execute(sql, params).fetchall()  # type: ignore[arg-type]
+
+
+# -- HNSW indexes -----------------------------------------------------------------------------------
+@pytest.mark.parametrize(("options", "m", "ef"), [({}, 16, 64), ({"hnsw_m": 8, "hnsw_ef_construction": 32}, 8, 32)])
+def test_hnsw_indexes_use_the_configured_parameters(pg_url: str, options: dict[str, int], m: int, ef: int) -> None:
+    store = PostgresStore(pg_url, **options)
+    try:
+        assert query_all(pg_url, "SELECT indexname FROM pg_indexes WHERE indexdef LIKE '%hnsw%'") == []
+        stored = store.add_messages("a", "t", [msg("hello")], [1], NOW, unit(np.ones((1, 12))))
+        store.add_fact("a", NewFact("a fact", "fact", 3, None, None, "private", {}), actor=None, now=NOW)
+        assert store.get_meta("embedding_dim") == "12"
+    finally:
+        store.close()
+    rows = query_all(
+        pg_url,
+        "SELECT t.relname, i.relname, am.amname, i.reloptions, opc.opcname, format_type(a.atttypid, a.atttypmod) "
+        "FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid "
+        "JOIN pg_am am ON am.oid = i.relam JOIN pg_opclass opc ON opc.oid = x.indclass[0] "
+        "JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = x.indkey[0] WHERE am.amname = 'hnsw' "
+        "ORDER BY t.relname",
+    )
+    assert [r[0] for r in rows] == ["fact_vectors", "message_vectors", "summary_vectors"]
+    for row in rows:
+        assert sorted(row[3]) == sorted([f"m={m}", f"ef_construction={ef}"])
+        assert (row[2], row[4], row[5]) == ("hnsw", "vector_cosine_ops", "vector(12)")
+    assert query_all(pg_url, "SELECT message_id FROM message_vectors") == [(stored[0].id,)]
+
+
+def test_drop_vectors_makes_room_for_another_dimension(store: PostgresStore, pg_url: str) -> None:
+    rng = np.random.default_rng(1)
+    first = store.add_messages("a", "t", [msg("one"), msg("two")], [1, 1], NOW, unit(rng.normal(size=(2, 8))))
+    store.set_meta("embedding_model", "model-8")
+    with pytest.raises(InvalidInput):
+        store.add_messages("a", "t", [msg("three")], [1], NOW, unit(rng.normal(size=(1, 16))))
+    with pytest.raises(InvalidInput):
+        store.vector_search("a", unit(rng.normal(size=16)), Scope(), 5)
+    assert [m.content for m in store.messages("a", "t")] == ["one", "two"]  # the failed write left nothing
+
+    assert store.drop_vectors() == 2
+    assert (store.get_meta("embedding_dim"), store.get_meta("embedding_model")) == (None, None)
+    assert store.vector_search("a", unit(rng.normal(size=16)), Scope(), 5) == []
+    assert {m.id for m in store.items_without_vectors("message", 10)} == {m.id for m in first}
+
+    store.set_vectors("a", "message", [first[0].id], unit(rng.normal(size=(1, 16))))
+    assert store.get_meta("embedding_dim") == "16"
+    (hit,) = store.vector_search("a", unit(rng.normal(size=16)), Scope(), 5)
+    assert hit.id == first[0].id
+    assert query_all(pg_url, "SELECT count(*) FROM pg_indexes WHERE indexdef LIKE '%hnsw%'") == [(3,)]
+
+
+def test_first_vectors_from_racing_writers_agree_on_the_dimension(store: PostgresStore) -> None:
+    errors: list[BaseException] = []
+    start = threading.Barrier(4)
+
+    def write(i: int) -> None:
+        start.wait()
+        try:
+            vectors = unit(np.random.default_rng(i).normal(size=(3, 24)))
+            store.add_messages("a", f"t{i}", [msg(f"m{i}-{j}") for j in range(3)], [1, 1, 1], NOW, vectors)
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    workers = [threading.Thread(target=write, args=(i,)) for i in range(4)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert errors == []
+    assert store.get_meta("embedding_dim") == "24"
+    assert store.items_without_vectors("message", 100) == []
+    assert len(store.vector_search("a", unit(np.ones(24)), Scope(), 50)) == 12
+
+
+# -- filtered ANN search ----------------------------------------------------------------------------
+def test_filtered_vector_search_returns_k_results_for_a_small_minority(pg_url: str) -> None:
+    """The agent's items are 1.5% of the table and far from the query: an HNSW scan that stopped after its
+    first candidates would find none of them. Sorting is disabled for the store's connections, so the
+    planner must answer through the HNSW index, and only the iterative scan can reach the minority."""
+    rng = np.random.default_rng(7)
+    dim = 8
+    near, far = unit(rng.normal(size=dim)), unit(rng.normal(size=dim))
+    forced = pg_url + "?options=" + "-c%20enable_sort%3Doff%20-c%20enable_seqscan%3Doff"
+    store = PostgresStore(forced)
+    try:
+        for batch in range(4):
+            vectors = cluster(rng, near, 500, 0.2)
+            store.add_messages(
+                "big", f"b{batch}", [msg(f"big {batch}.{i}") for i in range(500)], [1] * 500, NOW, vectors
+            )
+        small_vectors = cluster(rng, far, 30, 0.4)
+        small = store.add_messages("small", "s", [msg(f"small {i}") for i in range(30)], [1] * 30, NOW, small_vectors)
+        rare = store.add_messages("big", "rare", [msg(f"rare {i}") for i in range(30)], [1] * 30, NOW, small_vectors)
+
+        for agent, scope, items in (("small", Scope(), small), ("big", Scope(thread="rare"), rare)):
+            hits = store.vector_search(agent, near, scope, 10)
+            assert len(hits) == 10
+            exact = np.argsort(-(small_vectors @ near), kind="stable")[:10]
+            expected = {items[i].id for i in exact}
+            assert len({h.id for h in hits} & expected) >= 8, "recall of the filtered HNSW search"
+            assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+            scores = {items[i].id: float(small_vectors[i] @ near) for i in range(30)}
+            assert all(abs(h.score - scores[h.id]) < 1e-5 for h in hits)
+    finally:
+        store.close()  # a backend reports its statistics when it ends
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        scans = query_all(
+            pg_url, "SELECT idx_scan FROM pg_stat_user_indexes WHERE indexrelname = 'message_vectors_hnsw'"
+        )
+        if scans[0][0] >= 2:
+            break
+        time.sleep(0.2)
+    assert scans[0][0] >= 2, "the searches did not go through the HNSW index"
+    # the premise: the same filter without an iterative scan stops short
+    with psycopg.connect(forced) as conn:
+        plain = conn.execute(
+            "SELECT v.message_id FROM message_vectors v WHERE v.agent_id = "
+            "(SELECT id FROM agents WHERE name = 'small') ORDER BY v.embedding <=> %s::vector LIMIT 10",
+            (str(near.tolist()),),
+        ).fetchall()
+        plan = conn.execute(
+            "EXPLAIN SELECT 1 FROM message_vectors ORDER BY embedding <=> %s::vector LIMIT 1", (str(near.tolist()),)
+        ).fetchall()
+    assert "message_vectors_hnsw" in str(plan)
+    assert len(plain) < 10
+
+
+# -- concurrency ------------------------------------------------------------------------------------
+def _append_worker(url: str, worker: int, count: int) -> None:
+    """Append ``count`` messages (in batches of 1 to 3) to three threads, round robin."""
+    store = PostgresStore(url, max_connections=2)
+    try:
+        done = 0
+        while done < count:
+            size = min(1 + (done + worker) % 3, count - done)
+            thread = f"t{(done + worker) % 3}"
+            items = [msg(f"w{worker} n{done + i}", user=f"user{worker}") for i in range(size)]
+            store.add_messages("agent", thread, items, [1] * size, datetime.now(UTC))
+            done += size
+    finally:
+        store.close()
+
+
+@pytest.mark.slow
+def test_eight_processes_appending_to_three_threads_keep_seqs_gap_free(store: PostgresStore, pg_url: str) -> None:
+    ctx = multiprocessing.get_context("spawn")
+    workers = [ctx.Process(target=_append_worker, args=(pg_url, w, 200)) for w in range(8)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join(timeout=240)
+    assert [w.exitcode for w in workers] == [0] * 8
+
+    total = 0
+    for key in ("t0", "t1", "t2"):
+        history = store.messages("agent", key)
+        assert [m.seq for m in history] == list(range(1, len(history) + 1))
+        thread = store.get_thread("agent", key)
+        assert thread is not None and thread.message_count == len(history)
+        for worker in range(8):  # each writer's messages keep their order within the thread
+            mine = [int(m.content.split(" n")[1]) for m in history if m.content.startswith(f"w{worker} ")]
+            assert mine == sorted(mine)
+        total += len(history)
+    assert total == 1600
+    contents = [m.content for key in ("t0", "t1", "t2") for m in store.messages("agent", key)]
+    assert sorted(contents) == sorted(f"w{w} n{i}" for w in range(8) for i in range(200))
+
+
+def test_a_deadlocked_transaction_is_run_again(store: PostgresStore) -> None:
+    """Two transactions lock two rows in opposite order; the one PostgreSQL aborts is rerun and succeeds."""
+    store.set_meta("x", "0")
+    store.set_meta("y", "0")
+    both_hold_one = threading.Barrier(2)
+    attempts = {"xy": 0, "yx": 0}
+    errors: list[BaseException] = []
+
+    def transfer(order: str) -> None:
+        def body(conn: Any) -> None:
+            attempts[order] += 1
+            conn.execute("UPDATE meta SET value = value || %s WHERE key = %s", (order, order[0]))
+            if attempts[order] == 1:
+                both_hold_one.wait(timeout=10)
+            conn.execute("UPDATE meta SET value = value || %s WHERE key = %s", (order, order[1]))
+
+        try:
+            store._run("deadlock test", body)
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    workers = [threading.Thread(target=transfer, args=(order,)) for order in attempts]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert errors == []
+    assert sorted(attempts.values()) == [1, 2]  # exactly one was chosen as the deadlock victim and rerun
+    survivor_first = "0xyyx" if attempts["xy"] == 1 else "0yxxy"  # each row got both updates, once each
+    assert (store.get_meta("x"), store.get_meta("y")) == (survivor_first, survivor_first)
+
+
+def test_a_closed_store_refuses_work(pg_url: str) -> None:
+    store = PostgresStore(pg_url)
+    store.close()
+    with pytest.raises(StorageError):
+        store.get_meta("embedding_dim")
+    store.close()
+
+
+def _open_store(url: str) -> int:
+    store = PostgresStore(url)
+    try:
+        return store.schema_version()
+    finally:
+        store.close()
+
+
+def test_racing_opens_of_a_fresh_database_migrate_once(pg_url: str, tmp_path: Path) -> None:
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(4) as pool:
+        versions = pool.map(_open_store, [pg_url] * 4)
+    lite = SQLiteStore(tmp_path / "version.db")
+    try:
+        assert versions == [lite.schema_version()] * 4  # version numbers mean the same on both backends
+    finally:
+        lite.close()
+    rows = query_all(pg_url, "SELECT version, name FROM schema_migrations ORDER BY version")
+    assert rows == [(version, name) for version, name, _ in MIGRATIONS]
+
+
+def test_an_unreachable_server_is_a_storage_error() -> None:
+    with pytest.raises(StorageError):
+        PostgresStore("postgresql://nobody:secret@127.0.0.1:1/none", connect_timeout=2)
+
+
+def test_location_hides_the_password(pg_url: str) -> None:
+    user_url = pg_url.replace("postgresql://", "postgresql://", 1)
+    user, rest = user_url[len("postgresql://") :].split("@", 1)
+    store = PostgresStore(f"postgresql://{user}:hunter2@{rest}")  # the test server trusts loopback
+    try:
+        assert "hunter2" not in store.location
+        assert "hunter2" not in store.status().location
+    finally:
+        store.close()
+
+
+# -- agreement with SQLite --------------------------------------------------------------------------
+def _fill(store: Store, rng: np.random.Generator) -> dict[str, list[int]]:
+    """The same memory in any backend: two agents, users, facts of every visibility, summaries, vectors."""
+    ids: dict[str, list[int]] = {"message": [], "fact": [], "summary": []}
+    day = timedelta(days=1)
+    for n, agent in enumerate(("a", "b")):
+        for t, users in (("t1", ["alice"]), ("t2", ["bob"]), ("t3", ["alice", "bob"])):
+            for i, user in enumerate(users * 3):
+                (m,) = store.add_messages(
+                    agent, t, [msg(f"{agent} {t} {i}", user, NOW + i * day)], [1], NOW, unit(rng.normal(size=(1, 6)))
+                )
+                ids["message"].append(m.id)
+        for owner, visibility in (("alice", "private"), ("alice", "shared"), ("bob", "private"), (None, "private")):
+            fact = NewFact(f"{agent} fact {owner} {visibility}", "fact", 3, owner, None, visibility, {}, "t1")
+            stored = store.add_fact(agent, fact, actor=owner, now=NOW, vector=unit(rng.normal(size=6)))
+            ids["fact"].append(stored.id)
+        old = store.add_fact(agent, NewFact(f"{agent} old", "fact", 3, None, None, "shared", {}), actor=None, now=NOW)
+        store.update_fact(agent, old.id, {"status": "superseded"}, actor=None, now=NOW, action="supersede")
+        store.set_vectors(agent, "fact", [old.id], unit(rng.normal(size=(1, 6))))
+        summaries = (("t1", None), ("t2", "alice"), (None, "alice"), (None, None), (None, "bob"))
+        for i, (thread, owner) in enumerate(summaries):
+            summary = NewSummary(
+                "rolling", f"{agent} summary {thread} {owner}", 10 * n + i, 10 * n + i + 1, owner, "test", {}
+            )
+            s, created = store.add_summary(agent, thread, summary, NOW, vector=unit(rng.normal(size=6)))
+            assert created
+            ids["summary"].append(s.id)
+    return ids
+
+
+SCOPES = [
+    Scope(),
+    Scope(user="alice"),
+    Scope(user="bob", kinds=("message", "summary")),
+    Scope(user="carol"),
+    Scope(thread="t3"),
+    Scope(thread="nope"),
+    Scope(user="alice", thread="t2"),
+    Scope(include_superseded=True, kinds=("fact",)),
+    Scope(since=NOW + timedelta(days=1), until=NOW + timedelta(days=2)),
+]
+
+
+def _describe(store: Store, agent: str, hits: list[Any]) -> list[tuple[str, str, float]]:
+    out = []
+    for h in hits:
+        getter = {"message": store.get_messages, "fact": store.get_facts, "summary": store.get_summaries}[h.kind]
+        (item,) = getter(agent, [h.id])
+        out.append((h.kind, item.content, round(h.score, 4)))
+    return out
+
+
+def test_vector_search_agrees_with_sqlite(store: PostgresStore, tmp_path: Path) -> None:
+    lite = SQLiteStore(tmp_path / "same.db")
+    try:
+        _fill(lite, np.random.default_rng(3))
+        _fill(store, np.random.default_rng(3))
+        rng = np.random.default_rng(4)
+        for _ in range(3):
+            query = unit(rng.normal(size=6))
+            for scope in SCOPES:
+                for agent in ("a", "b"):
+                    ours = _describe(store, agent, store.vector_search(agent, query, scope, 8))
+                    theirs = _describe(lite, agent, lite.vector_search(agent, query, scope, 8))
+                    assert ours == theirs, scope
+        for kind in ("message", "fact", "summary"):
+            assert store.items_without_vectors(kind, 100) == []
+        assert store.drop_vectors() == lite.drop_vectors()
+    finally:
+        lite.close()
+
+
+def test_keyword_search_scopes_agree_with_sqlite(store: PostgresStore, tmp_path: Path) -> None:
+    lite = SQLiteStore(tmp_path / "same.db")
+    try:
+        _fill(lite, np.random.default_rng(3))
+        _fill(store, np.random.default_rng(3))
+        for query in ("fact", "summary alice", "t3", "a t1 0", "private shared old"):
+            for scope in SCOPES:
+                for agent in ("a", "b"):
+                    ours = sorted(
+                        (k, c) for k, c, _ in _describe(store, agent, store.keyword_search(agent, query, scope, 50))
+                    )
+                    theirs = sorted(
+                        (k, c) for k, c, _ in _describe(lite, agent, lite.keyword_search(agent, query, scope, 50))
+                    )
+                    assert ours == theirs, (query, scope)
+    finally:
+        lite.close()
+
+
+def _populate(mem: Memory) -> None:
+    mem.set_thread("support", system_prompt="Be kind.", metadata={"zeta": 1, "alpha": {"b": 2, "a": [1.5, "x"]}})
+    mem.add_message("support", "user", "My order is late", user="alice", name="Alice", metadata={"z": 1, "a": 2})
+    mem.add_message(
+        "support",
+        "assistant",
+        "",
+        tool_calls=[{"type": "function", "id": "c1", "function": {"arguments": "{}", "name": "track"}}],
+    )
+    mem.add_message("support", "tool", "shipped", tool_call_id="c1", created_at="2025-01-02T03:04:05.123456+02:00")
+    fact = mem.remember("Alice prefers email", user="alice", metadata={"source": "chat", "confidence": 0.5})
+    mem.update_fact(fact.id, content="Alice prefers phone", importance=5, user="alice")
+    gone = mem.remember("Alice lives in Paris", user="alice")
+    mem.forget(gone.id, user="alice")
+    mem.end("support")
+
+
+@pytest.mark.parametrize("direction", ["sqlite-to-postgres", "postgres-to-sqlite"])
+def test_an_export_moves_between_backends_unchanged(pg_url: str, tmp_path: Path, direction: str) -> None:
+    settings = load_settings(embedder="none")
+    urls = [str(tmp_path / "memlane.db"), pg_url]
+    if direction == "postgres-to-sqlite":
+        urls.reverse()
+    with (
+        Memory(urls[0], agent="bot", settings=settings) as source,
+        Memory(urls[1], agent="bot", settings=settings) as target,
+    ):
+        _populate(source)
+        exported = io.StringIO()
+        source.export(exported)
+        target.import_(io.StringIO(exported.getvalue()))
+        again = io.StringIO()
+        target.export(again)
+        assert again.getvalue().splitlines() == exported.getvalue().splitlines()
+        ours, theirs = source.history("support"), target.history("support")
+        assert theirs == [replace(m, id=t.id) for m, t in zip(ours, theirs, strict=True)]  # only ids differ
+
+
+def test_add_summary_is_idempotent_per_agent_thread_kind_and_range(store: PostgresStore) -> None:
+    store.add_messages("a", "t", [msg(f"m{i}") for i in range(4)], [1] * 4, NOW)
+    rolling = NewSummary("rolling", "first two", 1, 2, None, "llm", {})
+    first, created = store.add_summary("a", "t", rolling, NOW, mark_summarized=True)
+    again, created_again = store.add_summary("a", "t", NewSummary("rolling", "other", 1, 2, None, "llm", {}), NOW)
+    assert (created, created_again, again) == (True, False, first)
+    assert [m.summarized for m in store.messages("a", "t")] == [True, True, False, False]
+    profile = NewSummary("profile", "Alice likes tea", None, None, "alice", "llm", {})
+    mine, made = store.add_summary("a", None, profile, NOW)
+    assert made and store.add_summary("a", None, profile, NOW) == (mine, False)
+    # another agent's identical key is its own summary (SQLite checks the key across all agents)
+    theirs, made = store.add_summary("b", None, profile, NOW)
+    assert made and theirs.id != mine.id and theirs.agent == "b"
+    assert store.delete_summaries("a", [mine.id, theirs.id]) == 1
+
+
+def _conversations(mem: Memory) -> None:
+    mem.add_message("trip", "user", "I am flying to Lisbon in June", user="alice")
+    mem.add_message("trip", "assistant", "Lisbon is lovely in early summer")
+    mem.add_message("pets", "user", "My cat Tom hates the vet", user="bob")
+    mem.add_message("shared", "user", "The team dinner is on Friday", user="alice")
+    mem.add_message("shared", "user", "I will bring a cake", user="bob")
+    mem.remember("Alice is afraid of flying", user="alice")
+    mem.remember("Bob's cat is called Tom", user="bob", visibility="shared")
+    mem.remember("The office closes at six")
+
+
+def test_semantic_recall_and_reindex_agree_with_sqlite(
+    pg_url: str, new_pg_database: Callable[[], str], tmp_path: Path
+) -> None:
+    fake = load_settings(embedder="fake")
+    none = load_settings(embedder="none")
+    queries = [
+        ("flight to Lisbon", "alice"),
+        ("cat at the vet", "bob"),
+        ("dinner cake", None),
+        ("office hours", "carol"),
+    ]
+
+    def recalls(mem: Memory) -> list[list[tuple[str, str, float]]]:
+        return [
+            [(h.kind, h.text, round(h.score, 4)) for h in mem.recall(q, user=u, limit=6, preset="vector")]
+            for q, u in queries
+        ]
+
+    results = []
+    for url in (str(tmp_path / "memlane.db"), pg_url):
+        with Memory(url, agent="bot", settings=fake) as mem:
+            _conversations(mem)
+            results.append(recalls(mem))
+            assert mem.store.get_meta("embedding_dim") == "64"
+    assert results[1] == results[0]
+
+    # memory written without an embedder is embedded later by reindex, with the same outcome
+    for url in (str(tmp_path / "later.db"), new_pg_database()):
+        with Memory(url, agent="bot", settings=none) as plain:
+            _conversations(plain)
+        with Memory(url, agent="bot", settings=fake) as mem:
+            assert mem.reindex(batch_size=3) == 8
+            assert mem.reindex() == 0
+            assert recalls(mem) == results[0]
+
+
+# -- jobs -------------------------------------------------------------------------------------------
+def _job_script(store: Store) -> list[Any]:
+    """A run of queue operations; returns everything they returned, for comparing backends."""
+    from memlane import NotFound
+
+    out: list[Any] = []
+    minute = timedelta(minutes=1)
+    out.append(
+        store.enqueue_jobs(
+            "a",
+            [
+                NewJob("summarize", {"thread": "t"}, dedupe_key="sum:t"),
+                NewJob("summarize", {"thread": "t"}, dedupe_key="sum:t"),
+                NewJob("extract", {"ids": [1, "é"]}),
+                NewJob("later", {}, run_after=NOW + 60 * minute, max_attempts=2),
+            ],
+            NOW,
+        )
+    )
+    out.append(store.enqueue_jobs("a", [NewJob("summarize", {}, dedupe_key="sum:t")], NOW))
+    first = store.claim_jobs("w1", NOW, lease_seconds=60, limit=10)
+    out.append(first)
+    out.append(store.enqueue_jobs("a", [NewJob("summarize", {"again": True}, dedupe_key="sum:t")], NOW))
+    out.append(store.claim_jobs("w2", NOW, lease_seconds=60, limit=10))
+    summarize, extract = first
+    out += [store.complete_job(summarize.id, "w2", NOW), store.complete_job(summarize.id, "w1", NOW)]
+    out.append(store.fail_job(extract.id, "w1", "boom", NOW, NOW + minute / 6))
+    out.append(store.claim_jobs("w1", NOW + minute / 12, lease_seconds=60, limit=10))
+    out.append(store.claim_jobs("w1", NOW + minute / 5, lease_seconds=60, limit=10, kinds=["extract"]))
+    out.append(store.defer_job(extract.id, "w1", NOW + minute, "budget"))
+    out.append(store.claim_jobs("w3", NOW + 2 * minute, lease_seconds=30, limit=1))  # expired lease of w2
+    later = store.claim_jobs("w4", NOW + 61 * minute, lease_seconds=60, limit=5, kinds=["later"])
+    out.append(later)
+    out.append(store.fail_job(later[0].id, "w4", "x" * 3000, NOW + 61 * minute, None))
+    out.append(store.retry_job(later[0].id, NOW + 62 * minute))
+    with pytest.raises(NotFound):
+        store.retry_job(later[0].id, NOW)
+    store.add_messages("a", "t", [msg("hi")], [1], NOW, jobs=[NewJob("embed", {"m": 1})])
+    store.upsert_thread("a", "t", NOW, status="ended", jobs=[NewJob("close", {})])
+    fact = store.add_fact(
+        "a", NewFact("x", "fact", 3, None, None, "private", {}), actor=None, now=NOW, jobs=[NewJob("f", {})]
+    )
+    store.update_fact("a", fact.id, {"importance": 4}, actor=None, now=NOW, action="update", jobs=[NewJob("u", {})])
+    out.append(store.delete_facts("a", [999], actor=None, now=NOW, purge_history=False, jobs=[NewJob("none", {})]))
+    out.append(store.delete_facts("a", [fact.id], actor=None, now=NOW, purge_history=False, jobs=[NewJob("d", {})]))
+    out += [
+        store.list_jobs("a"),
+        store.list_jobs(None, status="done"),
+        store.list_jobs("nobody"),
+        store.list_jobs("a", kind="f", limit=1),
+    ]
+    return out
+
+
+def test_job_queue_agrees_with_sqlite(store: PostgresStore, tmp_path: Path) -> None:
+    lite = SQLiteStore(tmp_path / "jobs.db")
+    try:
+        theirs = _job_script(lite)
+    finally:
+        lite.close()
+    ours = _job_script(store)
+
+    def without_ids(value: Any) -> Any:  # PostgreSQL spends an id on a skipped duplicate; ids are opaque
+        if isinstance(value, list):
+            return [without_ids(v) for v in value]
+        return replace(value, id=0) if isinstance(value, Job) else value
+
+    assert without_ids(ours) == without_ids(theirs)
+    assert [j.kind for j in ours[-4]] == ["d", "u", "f", "close", "embed", "summarize", "later", "extract", "summarize"]
+
+
+def test_concurrent_workers_never_lease_the_same_job(store: PostgresStore) -> None:
+    store.enqueue_jobs("a", [NewJob("work", {"n": i}) for i in range(60)], NOW)
+    claimed: list[list[int]] = [[] for _ in range(4)]
+
+    def work(slot: int) -> None:
+        while batch := store.claim_jobs(f"w{slot}", NOW, lease_seconds=300, limit=3):
+            claimed[slot] += [job.id for job in batch]
+            for job in batch:
+                assert store.complete_job(job.id, f"w{slot}", NOW)
+
+    workers = [threading.Thread(target=work, args=(slot,)) for slot in range(4)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    every = [job_id for ids in claimed for job_id in ids]
+    assert sorted(every) == sorted(j.id for j in store.list_jobs("a", limit=None))
+    assert len(set(every)) == 60
+    assert {j.status for j in store.list_jobs("a", limit=None)} == {"done"}
+
+
+def test_message_windows_agree_with_sqlite(store: PostgresStore, tmp_path: Path) -> None:
+    lite = SQLiteStore(tmp_path / "windows.db")
+    try:
+        results = []
+        for backend in (lite, store):
+            ids = {}
+            for key in ("b-thread", "a-thread", "Z-thread"):
+                stored = backend.add_messages("a", key, [msg(f"{key} {i}") for i in range(8)], [1] * 8, NOW)
+                ids[key] = [m.id for m in stored]
+            other = backend.add_messages("b", "a-thread", [msg("other agent")], [1], NOW)
+            anchors = [ids["b-thread"][0], ids["a-thread"][4], ids["a-thread"][5], ids["Z-thread"][7], other[0].id]
+            results.append(
+                [
+                    [(m.thread, m.seq, m.content) for m in backend.message_windows("a", anchors, before=b, after=a)]
+                    for b, a in ((1, 1), (0, 0), (2, 0), (-1, 3))
+                ]
+            )
+        assert results[1] == results[0]
+        assert results[0][0][:3] == [
+            ("Z-thread", 7, "Z-thread 6"),
+            ("Z-thread", 8, "Z-thread 7"),
+            ("a-thread", 4, "a-thread 3"),
+        ]
+    finally:
+        lite.close()
