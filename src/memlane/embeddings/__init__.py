@@ -50,7 +50,7 @@ def make_embedder(name: str = "minilm", **options: Any) -> Embedder:
         ConfigError: unknown name, ``"openai"`` without ``base_url`` or ``model``, an option the
             embedder does not take, or an option value it refuses.
     """
-    key = name.strip().lower() if isinstance(name, str) else name
+    key = str(name).strip().lower()
     cls = EMBEDDERS.get(key)
     if cls is None:
         raise ConfigError(f"unknown embedder {name!r}; expected one of {', '.join(sorted(EMBEDDERS))}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Sequence
@@ -20,6 +21,7 @@ _TRIGRAM_WEIGHT = 0.25
 _EMPTY = "\x00empty"  # the feature of a text without words, so that it still has a direction
 
 
+@functools.lru_cache(maxsize=65536)
 def _slot(feature: str, dim: int) -> tuple[int, float]:
     """Where ``feature`` lands and with which sign: stable across processes (no salted ``hash``)."""
     digest = hashlib.blake2b(feature.encode("utf-8"), digest_size=8).digest()
