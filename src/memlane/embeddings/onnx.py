@@ -213,6 +213,9 @@ class OnnxMiniLMEmbedder(Embedder):
 
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = self.intra_op_num_threads
+        # Idle threads sleep instead of spinning: on a shared or busy machine spinning threads steal the
+        # core the other thread needs (one-text p95 46 -> 18 ms measured, bench/RESULTS.md).
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         options.inter_op_num_threads = 1
         options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
         options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL

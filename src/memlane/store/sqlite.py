@@ -256,6 +256,9 @@ class SQLiteStore(SQLiteJobs, SQLiteUsage, Store):
             )
 
     # -- agents and threads -------------------------------------------------------------------------
+    def list_agents(self) -> list[str]:
+        return sorted(str(row[0]) for row in self._query("SELECT name FROM agents"))
+
     def _agent_id(self, agent: str) -> int | None:
         """The agent's id, or None if it never wrote anything."""
         cached = self._agent_ids.get(agent)
@@ -518,7 +521,7 @@ class SQLiteStore(SQLiteJobs, SQLiteUsage, Store):
             _message(r)
             for r in self._query(
                 f"SELECT {_MESSAGE_COLS} FROM messages m JOIN threads t ON t.id = m.thread_id "  # noqa: S608
-                f"JOIN agents a ON a.id = m.agent_id WHERE m.agent_id = ? AND m.id IN ({marks}) ORDER BY m.id",
+                f"JOIN agents a ON a.id = m.agent_id WHERE +m.agent_id = ? AND m.id IN ({marks}) ORDER BY m.id",
                 (agent_id, *ids),
             )
         ]
@@ -644,7 +647,7 @@ class SQLiteStore(SQLiteJobs, SQLiteUsage, Store):
             _fact(r)
             for r in self._query(
                 f"SELECT {_FACT_COLS} FROM facts f JOIN agents a ON a.id = f.agent_id "  # noqa: S608
-                f"WHERE f.agent_id = ? AND f.id IN ({marks}) ORDER BY f.id",
+                f"WHERE +f.agent_id = ? AND f.id IN ({marks}) ORDER BY f.id",
                 (agent_id, *ids),
             )
         ]
@@ -851,7 +854,7 @@ class SQLiteStore(SQLiteJobs, SQLiteUsage, Store):
             _summary(r)
             for r in self._query(
                 f"SELECT {_SUMMARY_COLS} FROM summaries s JOIN agents a ON a.id = s.agent_id "  # noqa: S608
-                f"LEFT JOIN threads t ON t.id = s.thread_id WHERE s.agent_id = ? AND s.id IN ({marks}) "
+                f"LEFT JOIN threads t ON t.id = s.thread_id WHERE +s.agent_id = ? AND s.id IN ({marks}) "
                 "ORDER BY s.id",
                 (agent_id, *ids),
             )
@@ -978,7 +981,7 @@ class SQLiteStore(SQLiteJobs, SQLiteUsage, Store):
             found = {
                 int(r[0]): (r[1], r[2])
                 for r in conn.execute(
-                    f"SELECT id, {thread_col}, created_at FROM {table} WHERE agent_id = ? AND id IN ({marks})",  # noqa: S608
+                    f"SELECT id, {thread_col}, created_at FROM {table} WHERE +agent_id = ? AND id IN ({marks})",  # noqa: S608
                     (agent_id, *ids),
                 )
             }

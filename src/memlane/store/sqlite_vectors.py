@@ -42,7 +42,7 @@ class AgentVectors:
     created: np.ndarray  # float64 POSIX seconds
 
     @classmethod
-    def empty(cls, dim: int, epoch: int, capacity: int = 256) -> AgentVectors:
+    def empty(cls, dim: int, epoch: int, capacity: int = 16) -> AgentVectors:
         return cls(
             epoch=epoch,
             max_id=0,
@@ -57,7 +57,8 @@ class AgentVectors:
 
     @property
     def nbytes(self) -> int:
-        return int(self.matrix.nbytes + self.kinds.nbytes + self.item_ids.nbytes * 3)
+        """Bytes of the rows in use (reserved growth room is not counted against the cache budget)."""
+        return int(self.size * (self.dim * 4 + 1 + 8 * 3))
 
     def append(self, rows: list[tuple[int, str, int, int | None, str, bytes]]) -> None:
         """Add rows of (id, kind, item_id, thread_id, created_at, vector blob)."""
@@ -128,6 +129,13 @@ class VectorCache:
             total -= evicted.nbytes
 
 
+def _dot(matrix: np.ndarray, query: np.ndarray) -> np.ndarray:
+    # einsum stays on the calling thread; a BLAS matrix-vector product hands the work to a thread pool
+    # that, on a busy machine, mostly waits for the other core (measured in bench/RESULTS.md).
+    scores: np.ndarray = np.einsum("ij,j->i", matrix, query)
+    return scores
+
+
 def top_k(
     vectors: AgentVectors,
     query: np.ndarray,
@@ -140,16 +148,16 @@ def top_k(
         return []
     if mask is None:
         rows = np.arange(n)
-        scores = vectors.matrix[:n] @ query
+        scores = _dot(vectors.matrix[:n], query)
     else:
         rows = np.flatnonzero(mask)
         if len(rows) == 0:
             return []
         if len(rows) > n // 3:  # a gather would copy most of the matrix: score all, then mask
-            all_scores = vectors.matrix[:n] @ query
+            all_scores = _dot(vectors.matrix[:n], query)
             scores = all_scores[rows]
         else:
-            scores = vectors.matrix[rows] @ query
+            scores = _dot(vectors.matrix[rows], query)
     if len(scores) > limit:
         part = np.argpartition(-scores, limit - 1)[:limit]
         order = part[np.argsort(-scores[part], kind="stable")]
