@@ -19,8 +19,8 @@ from memlane.cli.app import app
 README = Path(__file__).resolve().parent.parent / "README.md"
 MEMLANE = Path(sys.executable).parent / "memlane"
 FRESH_MACHINE = [
-    "python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/memlane demo",
-    "python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/pytest",
+    "python3 -m venv .venv && .venv/bin/pip install -c constraints.txt -e . && .venv/bin/memlane demo",
+    "python3 -m venv .venv && .venv/bin/pip install -c constraints.txt -e '.[test]' && .venv/bin/pytest",
 ]
 
 
