@@ -736,7 +736,7 @@ def test_recall_ranks_more_matching_terms_higher(mem: Memory) -> None:
         mem.add_message("t", "user", f"filler message number {i} about the weather")
     few = mem.add_message("t", "user", "dogs make a lot of noise")
     many = mem.add_message("t", "user", "dogs chase cats chase birds")
-    hits = mem.recall("dogs cats birds", kinds=["message"])
+    hits = mem.recall("dogs cats birds", kinds=["message"], preset="keyword")
     assert [h.id for h in hits] == [many.id, few.id]
     assert hits[0].score > hits[1].score
 
@@ -744,7 +744,7 @@ def test_recall_ranks_more_matching_terms_higher(mem: Memory) -> None:
 def test_recall_returns_provenance(mem: Memory, clock: Any) -> None:
     msg = mem.add_message("trip", "user", "Book the flight to Lisbon", user="alice", metadata={"channel": "dm"})
     fact = mem.remember("Alice flies to Lisbon in June", user="alice", category="milestone", thread="trip")
-    hits = {h.kind: h for h in mem.recall("Lisbon flight", user="alice")}
+    hits = {h.kind: h for h in mem.recall("Lisbon flight", user="alice", preset="keyword")}
 
     m = hits["message"]
     assert (m.id, m.message_id, m.thread, m.text) == (msg.id, msg.id, "trip", "Book the flight to Lisbon")
@@ -760,9 +760,9 @@ def test_recall_returns_provenance(mem: Memory, clock: Any) -> None:
 def test_recall_scoped_to_a_thread(mem: Memory) -> None:
     mem.add_message("t1", "user", "the octopus has eight arms", user="alice")
     mem.add_message("t2", "user", "an octopus is clever", user="alice")
-    hits = mem.recall("octopus", thread="t1", kinds=["message"])
+    hits = mem.recall("octopus", thread="t1", kinds=["message"], preset="keyword")
     assert [h.thread for h in hits] == ["t1"]
-    assert mem.recall("octopus", thread="no-such-thread", kinds=["message"]) == []
+    assert mem.recall("octopus", thread="no-such-thread", kinds=["message"], preset="keyword") == []
 
 
 def test_recall_scoped_to_a_user(mem: Memory) -> None:
@@ -770,29 +770,32 @@ def test_recall_scoped_to_a_user(mem: Memory) -> None:
     mem.add_message("bob-t", "user", "teal teal teal is my colour", user="bob")
     mem.add_message("shared-t", "user", "hello", user="alice")
     mem.add_message("shared-t", "user", "teal is nice", user="bob")
-    assert sorted(h.thread for h in mem.recall("teal colour", user="alice")) == ["alice-t", "shared-t"]
-    assert sorted(h.thread for h in mem.recall("teal colour", user="bob")) == ["bob-t", "shared-t"]
-    assert mem.recall("teal colour", user="carol") == []
+    assert sorted(h.thread for h in mem.recall("teal colour", user="alice", preset="keyword")) == [
+        "alice-t",
+        "shared-t",
+    ]
+    assert sorted(h.thread for h in mem.recall("teal colour", user="bob", preset="keyword")) == ["bob-t", "shared-t"]
+    assert mem.recall("teal colour", user="carol", preset="keyword") == []
 
 
 def test_recall_reads_its_own_writes(mem: Memory) -> None:
     for i in range(20):
         msg = mem.add_message("t", "user", f"note {i}: codeword{i} kumquat")
-        assert [h.id for h in mem.recall(f"codeword{i}")] == [msg.id]
+        assert [h.id for h in mem.recall(f"codeword{i}", preset="keyword")] == [msg.id]
     fact = mem.remember("Alice keeps a kumquat tree", user="alice")
-    assert fact.id in {h.id for h in mem.recall("kumquat", user="alice", kinds=["fact"])}
+    assert fact.id in {h.id for h in mem.recall("kumquat", user="alice", kinds=["fact"], preset="keyword")}
 
 
 def test_recall_respects_limit(mem: Memory) -> None:
     for i in range(10):
         mem.add_message("t", "user", f"pineapple number {i}")
         mem.remember(f"pineapple fact {i}", user="carol", visibility="shared")
-    assert len(mem.recall("pineapple", limit=3)) == 3
-    assert len(mem.recall("pineapple", limit=1, kinds=["fact"])) == 1
-    assert len(mem.recall("pineapple", limit=50)) == 20
+    assert len(mem.recall("pineapple", limit=3, preset="keyword")) == 3
+    assert len(mem.recall("pineapple", limit=1, kinds=["fact"], preset="keyword")) == 1
+    assert len(mem.recall("pineapple", limit=50, preset="keyword")) == 20
     for bad in (0, -1, True, "3"):
         with pytest.raises(InvalidInput):
-            mem.recall("pineapple", limit=bad)
+            mem.recall("pineapple", limit=bad, preset="keyword")
 
 
 def test_recall_within_a_time_window(mem: Memory) -> None:
@@ -801,9 +804,9 @@ def test_recall_within_a_time_window(mem: Memory) -> None:
     new = mem.add_message("t", "user", "mango chutney", created_at=datetime(2025, 1, 10, tzinfo=UTC))
     since = datetime(2024, 6, 1, tzinfo=UTC)
     until = datetime(2024, 12, 31, tzinfo=UTC)
-    assert {h.id for h in mem.recall("mango", since=since)} == {mid.id, new.id}
-    assert {h.id for h in mem.recall("mango", until=until)} == {old.id, mid.id}
-    assert [h.id for h in mem.recall("mango", since=since, until=until)] == [mid.id]
+    assert {h.id for h in mem.recall("mango", since=since, preset="keyword")} == {mid.id, new.id}
+    assert {h.id for h in mem.recall("mango", until=until, preset="keyword")} == {old.id, mid.id}
+    assert [h.id for h in mem.recall("mango", since=since, until=until, preset="keyword")] == [mid.id]
 
 
 def test_recall_with_an_empty_query_is_invalid(mem: Memory) -> None:

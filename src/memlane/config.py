@@ -50,6 +50,14 @@ class Settings(BaseSettings):
     max_content_chars: int = Field(100_000, ge=1, description="Longest accepted message or fact content.")
     busy_timeout_ms: int = Field(5000, ge=0, description="How long SQLite waits for a lock before retrying.")
     lock_retries: int = Field(8, ge=0, description="Retries with backoff when the database stays locked.")
+    pg_pool_size: int = Field(10, ge=1, description="Most connections a PostgreSQL store opens per process.")
+    pg_hnsw_m: int = Field(16, ge=2, le=100, description="HNSW graph degree of PostgreSQL vector indexes.")
+    pg_hnsw_ef_construction: int = Field(
+        64, ge=4, le=1000, description="HNSW candidate list size while building PostgreSQL vector indexes."
+    )
+    pg_hnsw_ef_search: int = Field(
+        40, ge=1, le=1000, description="HNSW candidate list size of a PostgreSQL vector query (at least its limit)."
+    )
     embedder: str = Field("minilm", description="minilm (local, offline), openai, fake or none.")
     embedder_base_url: str | None = None
     embedder_model: str | None = None

@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 
@@ -21,10 +21,12 @@ from .context import Context, assemble
 from .errors import Forbidden, InvalidInput, ModelMismatch, NotFound
 from .exchange import EXPORT_FORMAT, EXPORT_VERSION, check_record
 from .pipeline import Pipeline
-from .retrieval import SearchConfig, Searcher, get_preset
+from .pipeline.usage import UsageLedger, ledger_for
+from .pipeline.worker import BackgroundWorker, Worker
+from .retrieval import Found, SearchConfig, Searcher, get_preset
 from .store import FactFilter, Scope, Store, StoreStatus, open_store
 from .tokens import Tokenizer, encoding_for, get_tokenizer
-from .types import Fact, FactChange, Hit, Message, Summary, Thread
+from .types import Fact, FactChange, Hit, HitGroup, Message, Summary, Thread
 from .validation import (
     NewFact,
     NewMessage,
@@ -152,10 +154,19 @@ class Memory:
                 self._check_model()
         if self.settings.auto_prune_days and self._owns_store:
             self.prune(self.settings.auto_prune_days)
+        # -- background jobs and LLM usage accounting (memlane.pipeline.worker / .usage) --------------
+        self.usage: UsageLedger = ledger_for(self.settings, self.llm, self.store, self._now)
+        self._worker: BackgroundWorker | None = None
+        if self.settings.worker == "thread":
+            self._worker = BackgroundWorker(self)
+            self._worker.start()
 
     # -- lifecycle ----------------------------------------------------------------------------------
     def close(self) -> None:
-        """Close the store (unless it was handed in)."""
+        """Stop the background worker, then close the store (unless it was handed in)."""
+        worker, self._worker = getattr(self, "_worker", None), None
+        if worker is not None:
+            worker.stop()
         if self._owns_store:
             self.store.close()
 
@@ -169,10 +180,11 @@ class Memory:
         return f"Memory({self.store.location!r}, agent={self.agent!r})"
 
     def for_agent(self, agent: str) -> Memory:
-        """A view of the same store for another agent (closing it does not close the store)."""
+        """A view of the same store for another agent (closing it does not close the store). It shares
+        this memory's LLM usage ledger and starts no worker of its own."""
         return Memory(
             agent=agent,
-            settings=self.settings,
+            settings=self.settings.model_copy(update={"worker": "none"}),
             store=self.store,
             tokenizer=self.tokenizer,
             embedder=self.embedder,
@@ -184,6 +196,16 @@ class Memory:
     def _now(self) -> datetime:
         now = self.clock()
         return now if now.tzinfo else now.replace(tzinfo=UTC)
+
+    def run_jobs(self, timeout: float | None = 60.0) -> int:
+        """Run queued jobs (of every agent in the store) here and now until none is ready, or ``timeout``
+        seconds passed; returns how many were run. Failed jobs are rescheduled or dead-lettered as a
+        worker would (see :mod:`memlane.pipeline.worker`).
+
+        Raises:
+            StorageError: the queue could not be read.
+        """
+        return Worker(self).drain(timeout)
 
     # -- embeddings ---------------------------------------------------------------------------------
     def _check_model(self) -> None:
@@ -552,6 +574,7 @@ class Memory:
         return changes
 
     # -- recall and context -------------------------------------------------------------------------
+    @overload
     def recall(
         self,
         query: str,
@@ -565,18 +588,69 @@ class Memory:
         include_superseded: bool = False,
         preset: str | SearchConfig | None = None,
         now: datetime | None = None,
-    ) -> list[Hit]:
-        """Ranked memories relevant to ``query``: messages, facts and summaries the scope allows.
+        group_by: None = None,
+    ) -> list[Hit]: ...
+
+    @overload
+    def recall(
+        self,
+        query: str,
+        *,
+        user: str | None = None,
+        thread: str | None = None,
+        limit: int = 5,
+        kinds: Sequence[str] | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        include_superseded: bool = False,
+        preset: str | SearchConfig | None = None,
+        now: datetime | None = None,
+        group_by: Literal["thread"],
+    ) -> list[HitGroup]: ...
+
+    def recall(
+        self,
+        query: str,
+        *,
+        user: str | None = None,
+        thread: str | None = None,
+        limit: int = 5,
+        kinds: Sequence[str] | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        include_superseded: bool = False,
+        preset: str | SearchConfig | None = None,
+        now: datetime | None = None,
+        group_by: Literal["thread"] | None = None,
+    ) -> list[Hit] | list[HitGroup]:
+        """The ``limit`` memories most relevant to ``query``: messages, facts and summaries the scope allows,
+        best first, each with its provenance (thread, message ids, created_at, metadata).
+
+        Search follows ``preset`` (a name from :data:`memlane.retrieval.PRESETS` or a
+        :class:`~memlane.retrieval.SearchConfig`; default: the ``search_preset`` setting). The default
+        fuses keyword (BM25) and semantic search, favours items by or about a person the query names,
+        and shows each message with its neighbouring turns (see :class:`~memlane.types.Hit`).
+
+        A time the query names ("last week", "yesterday", "in May", "two days ago", "in 2023") is read
+        relative to ``now`` (default: the memory's clock) and favours items of that time. ``since`` /
+        ``until`` are hard limits on when items were created.
 
         ``user`` limits facts to the user's own, shared and agent-level ones and messages to the user's
         threads (unless ``thread`` is given). ``kinds`` picks among "message", "fact", "summary".
+        A message is found as soon as :meth:`add_message` has returned.
+
+        ``group_by="thread"`` returns the same hits as :class:`~memlane.types.HitGroup` objects, one per
+        thread (facts without a thread form a group with ``thread=None``), best group first, each
+        group's hits in the order they happened.
 
         Raises:
-            InvalidInput: empty query, bad limit or kind.
+            InvalidInput: empty query, bad limit, kind or group_by. ConfigError: unknown preset.
         """
         text = check_content(query, "query", self.settings.max_content_chars)
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise InvalidInput("limit must be a positive integer")
+        if group_by not in (None, "thread"):
+            raise InvalidInput(f"group_by must be 'thread' or None, not {group_by!r}")
         wanted = tuple(kinds) if kinds is not None else _KINDS
         bad = [k for k in wanted if k not in _KINDS]
         if bad:
@@ -590,28 +664,23 @@ class Memory:
             include_superseded=include_superseded,
         )
         config = preset if isinstance(preset, SearchConfig) else get_preset(preset or self.settings.search_preset)
-        candidates = self.searcher.search(self.agent, text, scope, limit, config)
-        hits = self._hydrate(candidates)
+        at = self._now() if now is None else (now if now.tzinfo else now.replace(tzinfo=UTC))
+        found = self.searcher.search(self.agent, text, scope, limit, config, now=at)
+        hits = self._hydrate(found)
         fact_ids = [h.id for h in hits if h.kind == "fact"]
         if fact_ids:
             self.store.touch_facts(self.agent, fact_ids, self._now())
-        return hits
+        return _group_by_thread(hits) if group_by == "thread" else hits
 
-    def _hydrate(self, candidates: Sequence[Any]) -> list[Hit]:
-        ids: dict[str, list[int]] = {"message": [], "fact": [], "summary": []}
-        for cand in candidates:
-            ids[cand.kind].append(cand.id)
-        messages = {m.id: m for m in self.store.get_messages(self.agent, ids["message"])}
-        facts = {f.id: f for f in self.store.get_facts(self.agent, ids["fact"])}
-        summaries = {s.id: s for s in self.store.get_summaries(self.agent, ids["summary"])}
+    def _hydrate(self, found: Sequence[Found]) -> list[Hit]:
         hits: list[Hit] = []
-        for cand in candidates:
-            if cand.kind == "message" and cand.id in messages:
-                hits.append(_message_hit(messages[cand.id], cand.score))
-            elif cand.kind == "fact" and cand.id in facts:
-                hits.append(_fact_hit(facts[cand.id], cand.score))
-            elif cand.kind == "summary" and cand.id in summaries:
-                hits.append(_summary_hit(summaries[cand.id], cand.score))
+        for f in found:
+            if isinstance(f.item, Message):
+                hits.append(_message_hit(f.item, f.score, f.window))
+            elif isinstance(f.item, Fact):
+                hits.append(_fact_hit(f.item, f.score))
+            else:
+                hits.append(_summary_hit(f.item, f.score))
         return hits
 
     def context(
@@ -674,12 +743,15 @@ class Memory:
         if not query or not query.strip():
             return listed
         relevant = self.searcher.search(
-            self.agent, query, Scope(user=viewer, kinds=("fact",)), 20, get_preset(self.settings.search_preset)
+            self.agent,
+            query,
+            Scope(user=viewer, kinds=("fact",)),
+            20,
+            get_preset(self.settings.search_preset),
+            now=self._now(),
         )
-        first = {c.id for c in relevant}
-        ranked = self.store.get_facts(self.agent, [c.id for c in relevant])
-        order = {c.id: i for i, c in enumerate(relevant)}
-        ranked.sort(key=lambda f: order[f.id])
+        ranked = [f.item for f in relevant if isinstance(f.item, Fact)]
+        first = {f.id for f in ranked}
         return ranked + [f for f in listed if f.id not in first]
 
     def summaries(
@@ -794,20 +866,42 @@ def _in_summaries(hit: Hit, summaries: Sequence[Summary]) -> bool:
     return hit.kind == "summary" and any(s.id == hit.id for s in summaries)
 
 
-def _message_hit(m: Message, score: float) -> Hit:
+def _message_hit(m: Message, score: float, window: Sequence[Message] = ()) -> Hit:
+    """A message hit; with a window of several turns, one ``speaker: content`` line per turn."""
+    shown = tuple(window) or (m,)
+    text = m.content if len(shown) == 1 else "\n".join(f"{_speaker(w)}: {w.content}" for w in shown)
     return Hit(
         kind="message",
         id=m.id,
-        text=m.content,
+        text=text,
         score=score,
         thread=m.thread,
         message_id=m.id,
         created_at=m.created_at,
         metadata=m.metadata,
-        user=m.name or m.user,
+        user=(m.name or m.user) if len(shown) == 1 else None,
         seq=m.seq,
-        message_ids=(m.id,),
+        message_ids=tuple(w.id for w in shown),
     )
+
+
+def _speaker(m: Message) -> str:
+    return m.name or m.user or m.role
+
+
+def _group_by_thread(hits: Sequence[Hit]) -> list[HitGroup]:
+    """Hits gathered per thread, groups in order of their best hit, hits in the order they happened."""
+    groups: dict[str | None, list[Hit]] = {}
+    for hit in hits:
+        groups.setdefault(hit.thread, []).append(hit)
+    return [
+        HitGroup(
+            thread=thread,
+            score=max(h.score for h in members),
+            hits=tuple(sorted(members, key=lambda h: (h.created_at, h.seq or 0, h.id))),
+        )
+        for thread, members in groups.items()
+    ]
 
 
 def _fact_hit(f: Fact, score: float) -> Hit:
@@ -819,7 +913,14 @@ def _fact_hit(f: Fact, score: float) -> Hit:
         thread=f.source_thread,
         message_id=None,
         created_at=f.created_at,
-        metadata={**f.metadata, "category": f.category, "importance": f.importance, "visibility": f.visibility},
+        metadata={
+            **f.metadata,
+            "category": f.category,
+            "importance": f.importance,
+            "visibility": f.visibility,
+            "from_seq": f.source_from_seq,
+            "to_seq": f.source_to_seq,
+        },
         user=f.owner,
     )
 

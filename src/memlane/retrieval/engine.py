@@ -1,13 +1,31 @@
-"""The search pipeline: run the configured retrievers inside the scope, then fuse their lists."""
+"""The search pipeline: understand the query, retrieve inside the scope, fuse, re-rank, show windows.
+
+1. The query: a time expression ("last week", "in May") becomes a range relative to ``now`` and is taken out
+   of the text the retrievers see (the words "last week" in an old message are about another week).
+2. Every configured retriever returns a pool of candidates; all scope filters are applied inside the
+   store, never after ranking. With a time range in ``soft`` mode each retriever also searches inside the
+   range, so items of that time enter the pool even when others outrank them; ``hard`` mode searches only
+   inside it.
+3. The lists are fused (:mod:`.fusion`), the records loaded, boosts applied (:mod:`.rerank`), near-copies
+   dropped, and message hits widened into context windows (:mod:`.windows`).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from datetime import UTC, datetime
+from functools import partial
 
 from ..errors import ConfigError
 from ..store.base import Candidate, Scope, Store
+from ..types import Fact, Message, Summary
+from . import rerank
 from .config import SearchConfig
-from .fusion import rrf
+from .fusion import NORMALIZERS, by_kind, linear, normalize_minmax, rrf
+from .rerank import Found
+from .timeparse import TimeRange, find_time_range
+from .windows import choose_window, merge_windows
 
 __all__ = ["OPTIONAL_RETRIEVERS", "Retriever", "Searcher"]
 
@@ -25,13 +43,60 @@ class Searcher:
         self.store = store
         self.retrievers: dict[str, Retriever] = {"keyword": store.keyword_search}
 
-    def search(self, agent: str, query: str, scope: Scope, limit: int, config: SearchConfig) -> list[Candidate]:
-        """The best ``limit`` candidates for ``query`` within ``scope``.
+    def search(
+        self,
+        agent: str,
+        query: str,
+        scope: Scope,
+        limit: int,
+        config: SearchConfig,
+        *,
+        now: datetime | None = None,
+    ) -> list[Found]:
+        """The best ``limit`` results for ``query`` within ``scope``, with their stored records.
+
+        ``now`` anchors relative times in the query (default: the current time).
 
         Raises:
             ConfigError: the config names a retriever that is not registered.
         """
-        per_list = max(config.min_candidates, limit * config.candidates_per_result)
+        now = now or datetime.now(UTC)
+        when, text = (None, query) if config.time_mode == "off" else find_time_range(query, now)
+        if not text.strip():
+            text = query
+        if when is not None and config.time_mode == "hard":
+            narrowed = _narrow(scope, when)
+            if narrowed is None:
+                return []
+            scope, when = narrowed, None
+        pool = config.pool_size(limit)
+        lists = self._retrieve(agent, text, scope, pool, config)
+        if when is not None:
+            inside = _narrow(scope, when)
+            if inside is not None:
+                for name, found in self._retrieve(agent, text, inside, pool, config).items():
+                    lists[name] = _union(lists.get(name, []), found)
+        if not lists:
+            return []
+        fused = self._fuse(lists, config)
+        ranked = self._load(agent, fused)
+        ranked = rerank.boost_speaker(ranked, rerank.query_words(query), config.speaker_boost)
+        ranked = rerank.boost_time(ranked, when, config.time_boost, config.time_slack_days)
+        ranked = rerank.boost_recency(ranked, now, config.recency_weight, config.recency_half_life_days)
+        ranked = rerank.boost_importance(ranked, config.importance_weight)
+        if config.dedup_similarity < 1.0:
+            ranked = rerank.dedup(ranked, config.dedup_similarity)
+        ranked = rerank.boost_neighbours(
+            ranked, config.neighbour_boost, config.neighbour_radius, config.neighbour_decay
+        )
+        if config.window_before or config.window_after:
+            return self._windows(agent, ranked, limit, config, scope)
+        return ranked[:limit]
+
+    # -- steps --------------------------------------------------------------------------------------
+    def _retrieve(
+        self, agent: str, text: str, scope: Scope, pool: int, config: SearchConfig
+    ) -> dict[str, list[Candidate]]:
         lists: dict[str, list[Candidate]] = {}
         for name in config.retrievers:
             retriever = self.retrievers.get(name)
@@ -39,24 +104,92 @@ class Searcher:
                 if name in OPTIONAL_RETRIEVERS:
                     continue  # e.g. no embedder configured: search with what there is
                 raise ConfigError(f"search config {config.name!r} uses unknown retriever {name!r}")
-            lists[name] = retriever(agent, query, scope, per_list)
-        if not lists:
-            return []
-        if len(lists) == 1:
+            lists[name] = retriever(agent, text, scope, pool)
+        return lists
+
+    @staticmethod
+    def _fuse(lists: dict[str, list[Candidate]], config: SearchConfig) -> list[Candidate]:
+        if len(lists) == 1 and config.fusion == "rrf":
             (only,) = lists.values()
-            return _merge_kinds(only)[:limit]
-        return rrf(lists, k=config.rrf_k, weights=config.weights)[:limit]
+            # One retriever over several kinds: scores of different tables are not comparable, so each
+            # kind is ranked on its own and the kinds are fused by rank.
+            kinds = by_kind(only)
+            if len(kinds) <= 1:
+                return sorted(only, key=lambda c: -c.score)
+            return rrf({k: sorted(v, key=lambda c: -c.score) for k, v in kinds.items()}, k=config.rrf_k)
+        if config.fusion == "linear":
+            normalize = NORMALIZERS[config.normalization]
+            if config.normalization == "minmax":
+                normalize = partial(normalize_minmax, min_spread=config.min_spread)
+            return linear(lists, weights=config.weights, normalize=normalize)
+        return rrf(lists, k=config.rrf_k, weights=config.weights)
+
+    def _load(self, agent: str, fused: Sequence[Candidate]) -> list[Found]:
+        """The candidates with their records (an item deleted meanwhile is skipped)."""
+        ids: dict[str, list[int]] = {"message": [], "fact": [], "summary": []}
+        for cand in fused:
+            ids[cand.kind].append(cand.id)
+        records: dict[tuple[str, int], Message | Fact | Summary] = {}
+        if ids["message"]:
+            records |= {("message", m.id): m for m in self.store.get_messages(agent, ids["message"])}
+        if ids["fact"]:
+            records |= {("fact", f.id): f for f in self.store.get_facts(agent, ids["fact"])}
+        if ids["summary"]:
+            records |= {("summary", s.id): s for s in self.store.get_summaries(agent, ids["summary"])}
+        return [
+            Found(c.kind, c.id, c.score, c.source, records[(c.kind, c.id)]) for c in fused if (c.kind, c.id) in records
+        ]
+
+    def _windows(self, agent: str, ranked: list[Found], limit: int, config: SearchConfig, scope: Scope) -> list[Found]:
+        """Widen message hits into windows, merging overlaps, until ``limit`` hits are filled."""
+        widened: list[Found] = []
+        out: list[Found] = []
+        step = max(2 * limit, 10)
+        for start in range(0, len(ranked), step):
+            batch = ranked[start : start + step]
+            anchors = [f.item for f in batch if isinstance(f.item, Message)]
+            nearby: dict[tuple[str, int], Message] = {}
+            if anchors:
+                for m in self.store.message_windows(
+                    agent, [a.id for a in anchors], before=config.window_before, after=config.window_after
+                ):
+                    if _in_time(m.created_at, scope):
+                        nearby[(m.thread, m.seq)] = m
+            for f in batch:
+                if isinstance(f.item, Message):
+                    item = f.item
+                    around = {
+                        s: nearby[(item.thread, s)]
+                        for s in range(item.seq - config.window_before, item.seq + config.window_after + 1)
+                        if (item.thread, s) in nearby
+                    }
+                    f = replace(
+                        f,
+                        window=choose_window(
+                            item, around, config.window_before, config.window_after, config.window_max_tokens
+                        ),
+                    )
+                widened.append(f)
+            out = merge_windows(widened, limit, config.window_merge_max_tokens)
+            if len(out) >= limit:
+                break
+        return out
 
 
-def _merge_kinds(candidates: list[Candidate]) -> list[Candidate]:
-    """One retriever's results over several kinds (messages, facts ...) interleaved by rank within kind.
+def _narrow(scope: Scope, when: TimeRange) -> Scope | None:
+    """The scope limited to the range (None when the two do not overlap)."""
+    since = max(scope.since, when.start) if scope.since else when.start
+    until = min(scope.until, when.end) if scope.until else when.end
+    if since >= until:
+        return None
+    return replace(scope, since=since, until=until)
 
-    Scores of different full-text tables are not comparable, so each kind's list is ranked on its own
-    and the lists are fused by rank.
-    """
-    by_kind: dict[str, list[Candidate]] = {}
-    for cand in candidates:
-        by_kind.setdefault(cand.kind, []).append(cand)
-    if len(by_kind) <= 1:
-        return sorted(candidates, key=lambda c: -c.score)
-    return rrf({kind: sorted(items, key=lambda c: -c.score) for kind, items in by_kind.items()})
+
+def _in_time(moment: datetime, scope: Scope) -> bool:
+    return (scope.since is None or moment >= scope.since) and (scope.until is None or moment < scope.until)
+
+
+def _union(first: list[Candidate], second: list[Candidate]) -> list[Candidate]:
+    """One retriever's two lists as one, best score first (a retriever scores an item the same in both)."""
+    seen = {(c.kind, c.id) for c in first}
+    return sorted([*first, *(c for c in second if (c.kind, c.id) not in seen)], key=lambda c: -c.score)

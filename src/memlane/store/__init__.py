@@ -2,13 +2,35 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .base import Candidate, FactFilter, Scope, Store, StoreStatus
 
-__all__ = ["Candidate", "FactFilter", "Scope", "Store", "StoreStatus", "open_store"]
+if TYPE_CHECKING:
+    from ..config import Settings
+
+__all__ = ["Candidate", "FactFilter", "Scope", "Store", "StoreStatus", "open_store", "open_store_for"]
 
 
-def open_store(location: str, *, busy_timeout_ms: int = 5000, lock_retries: int = 8) -> Store:
-    """Open (and migrate) the store at a SQLite path, ``sqlite:///path`` or ``postgresql://`` URL."""
+def open_store(
+    location: str,
+    *,
+    busy_timeout_ms: int = 5000,
+    lock_retries: int = 8,
+    pool_size: int = 10,
+    hnsw_m: int = 16,
+    hnsw_ef_construction: int = 64,
+    hnsw_ef_search: int = 40,
+) -> Store:
+    """Open (and migrate) the store at a SQLite path, ``sqlite:///path`` or ``postgresql://`` URL.
+
+    ``busy_timeout_ms`` applies to SQLite; ``pool_size`` (most connections) and the HNSW parameters to
+    PostgreSQL; ``lock_retries`` to both (retries of a locked database or a deadlocked transaction).
+
+    Raises:
+        ConfigError: a PostgreSQL URL without the postgres extra installed. InvalidInput: bad parameters.
+        StorageError: the database cannot be opened or migrated.
+    """
     if location.startswith(("postgresql://", "postgres://")):
         from ..errors import ConfigError
 
@@ -16,8 +38,32 @@ def open_store(location: str, *, busy_timeout_ms: int = 5000, lock_retries: int 
             from .postgres import PostgresStore  # type: ignore[import-not-found,unused-ignore]
         except ImportError as exc:
             raise ConfigError("PostgreSQL support needs the postgres extra: pip install 'memlane[postgres]'") from exc
-        store: Store = PostgresStore(location)
+        store: Store = PostgresStore(
+            location,
+            max_connections=pool_size,
+            hnsw_m=hnsw_m,
+            hnsw_ef_construction=hnsw_ef_construction,
+            hnsw_ef_search=hnsw_ef_search,
+            retries=lock_retries,
+        )
         return store
     from .sqlite import SQLiteStore
 
     return SQLiteStore(location, busy_timeout_ms=busy_timeout_ms, lock_retries=lock_retries)
+
+
+def open_store_for(settings: Settings, location: str | None = None) -> Store:
+    """Open the store at ``location`` (default: the settings' database) with the settings' storage tunables.
+
+    Raises:
+        ConfigError, InvalidInput, StorageError: as :func:`open_store`.
+    """
+    return open_store(
+        location if location is not None else settings.database_location(),
+        busy_timeout_ms=settings.busy_timeout_ms,
+        lock_retries=settings.lock_retries,
+        pool_size=settings.pg_pool_size,
+        hnsw_m=settings.pg_hnsw_m,
+        hnsw_ef_construction=settings.pg_hnsw_ef_construction,
+        hnsw_ef_search=settings.pg_hnsw_ef_search,
+    )

@@ -100,6 +100,10 @@ class Store(ABC):
     def set_meta(self, key: str, value: str) -> None:
         """Set a value of the store's key/value table."""
 
+    @abstractmethod
+    def list_agents(self) -> list[str]:
+        """The names of every agent the store holds anything of, in code point order."""
+
     # -- threads and messages -------------------------------------------------------------------
     @abstractmethod
     def add_messages(

@@ -211,6 +211,8 @@ class PostgresStore(Store):
             raise InvalidInput("a PostgreSQL store needs a postgresql:// URL")
         if not (2 <= hnsw_m <= 100 and 4 <= hnsw_ef_construction <= 1000 and 1 <= hnsw_ef_search <= 1000):
             raise InvalidInput("hnsw_m must be 2-100, hnsw_ef_construction 4-1000, hnsw_ef_search 1-1000")
+        if hnsw_ef_construction < 2 * hnsw_m:  # pgvector refuses to build such an index
+            raise InvalidInput("hnsw_ef_construction must be at least twice hnsw_m")
         if not 1 <= min_connections <= max_connections:
             raise InvalidInput("need 1 <= min_connections <= max_connections")
         self.url = url
@@ -352,6 +354,12 @@ class PostgresStore(Store):
         )
 
     # -- agents and threads -------------------------------------------------------------------------
+    def list_agents(self) -> list[str]:
+        def read(conn: Conn) -> list[str]:
+            return [str(row[0]) for row in conn.execute('SELECT name FROM agents ORDER BY name COLLATE "C"')]
+
+        return self._run("list agents", read, write=False)
+
     def _agent_id(self, conn: Conn, agent: str) -> int | None:
         """The agent's id, or None if it never wrote anything (committed ids are cached)."""
         cached = self._agent_ids.get(agent)
@@ -1013,18 +1021,19 @@ class PostgresStore(Store):
                 )
             )
             if dim <= _HNSW_MAX_DIM:  # beyond it, searches scan exactly (still correct, slower)
-                conn.execute(
-                    sql.SQL(
-                        "CREATE INDEX {} ON {} USING hnsw (embedding vector_cosine_ops) "
-                        "WITH (m = {}, ef_construction = {})"
-                    ).format(
-                        sql.Identifier(f"{table}_hnsw"),
-                        sql.Identifier(table),
-                        sql.Literal(self.hnsw_m),
-                        sql.Literal(self.hnsw_ef_construction),
-                    )
-                )
+                conn.execute(self._hnsw_index(table))
         conn.execute("INSERT INTO meta (key, value) VALUES ('embedding_dim', %s)", (str(dim),))
+
+    def _hnsw_index(self, table: str) -> sql.Composed:
+        """The statement that builds the HNSW index ``<table>_hnsw`` of a vector table."""
+        return sql.SQL(
+            "CREATE INDEX {} ON {} USING hnsw (embedding vector_cosine_ops) WITH (m = {}, ef_construction = {})"
+        ).format(
+            sql.Identifier(f"{table}_hnsw"),
+            sql.Identifier(table),
+            sql.Literal(self.hnsw_m),
+            sql.Literal(self.hnsw_ef_construction),
+        )
 
     def _put_vectors(self, conn: Conn, agent_id: int, kind: str, ids: Sequence[int], vectors: np.ndarray) -> None:
         """Insert or replace the vectors of items known to belong to the agent."""
@@ -1103,6 +1112,60 @@ class PostgresStore(Store):
             return count
 
         return self._run("could not drop vectors", write)
+
+    # Not part of the storage contract: bulk loads (``bench/backends.py``, large imports) insert vectors
+    # far faster without the HNSW indexes, and one index build afterwards is faster than that many inserts.
+    def drop_vector_indexes(self) -> int:
+        """Drop the HNSW indexes, e.g. before a bulk load; returns how many there were.
+
+        Until :meth:`build_vector_indexes` runs, vector searches scan exactly (correct, but slow on large
+        stores) and new vectors do not rebuild the indexes.
+
+        Raises:
+            StorageError: the database failed.
+        """
+
+        def write(conn: Conn) -> int:
+            conn.execute("SELECT pg_advisory_xact_lock_shared(%s)", (_VECTOR_LOCK,))
+            dropped = 0
+            for table, _, _ in VECTOR_TABLES.values():
+                name = f"{table}_hnsw"
+                if _one(conn, "SELECT to_regclass(%s) IS NOT NULL", (name,))[0]:
+                    conn.execute(sql.SQL("DROP INDEX {}").format(sql.Identifier(name)))
+                    dropped += 1
+            return dropped
+
+        return self._run("could not drop the vector indexes", write)
+
+    def build_vector_indexes(self, *, maintenance_work_mem: str | None = None) -> int:
+        """Build the HNSW indexes that are missing (with this store's ``hnsw_m`` and ``hnsw_ef_construction``);
+        returns how many were built. Nothing is built before the store has seen vectors (their dimension
+        is unknown until then) or when the dimension is above pgvector's HNSW limit of 2,000.
+
+        ``maintenance_work_mem`` (e.g. ``"2GB"``) is used for this build only: a build whose graph fits in
+        it is several times faster. The build blocks writes to the vector tables while it runs.
+
+        Raises:
+            StorageError: the database failed.
+        """
+
+        def write(conn: Conn) -> int:
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_VECTOR_LOCK,))  # one builder at a time
+            row = conn.execute("SELECT value FROM meta WHERE key = 'embedding_dim'").fetchone()
+            if row is None or int(row[0]) > _HNSW_MAX_DIM:
+                return 0
+            if maintenance_work_mem is not None:
+                conn.execute("SELECT set_config('maintenance_work_mem', %s, true)", (maintenance_work_mem,))
+            built = 0
+            for table, _, _ in VECTOR_TABLES.values():
+                name = f"{table}_hnsw"
+                if _one(conn, "SELECT to_regclass(%s) IS NOT NULL", (name,))[0]:
+                    continue
+                conn.execute(self._hnsw_index(table))
+                built += 1
+            return built
+
+        return self._run("could not build the vector indexes", write)
 
     def vector_search(self, agent: str, query: np.ndarray, scope: Scope, limit: int) -> list[Candidate]:
         def read(conn: Conn) -> list[Candidate]:

@@ -1,0 +1,154 @@
+"""Re-ranking steps: pure functions over found items (fused candidates with their stored records).
+
+Each boost adds ``weight * signal * best score`` to an item's fused score (signal in [0, 1]) and returns
+the items re-sorted, best first; a weight of 0 changes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+
+from ..types import Fact, Message, Summary
+from .timeparse import TimeRange
+
+__all__ = [
+    "Found",
+    "boost",
+    "boost_importance",
+    "boost_neighbours",
+    "boost_recency",
+    "boost_speaker",
+    "boost_time",
+    "dedup",
+    "query_words",
+    "words",
+]
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A ranked search result with its stored record; ``window`` holds the messages a message hit shows
+    (itself and its neighbours, in thread order), empty when no window was asked for."""
+
+    kind: str
+    id: int
+    score: float
+    source: str
+    item: Message | Fact | Summary
+    window: tuple[Message, ...] = ()
+
+    @property
+    def created_at(self) -> datetime:
+        return self.item.created_at
+
+    @property
+    def text(self) -> str:
+        return self.item.content
+
+    def names(self) -> tuple[str, ...]:
+        """Who the item is by or about: a message's speaker, a fact's owner and subject, a summary's owner."""
+        item = self.item
+        if isinstance(item, Message):
+            return tuple(n for n in (item.name, item.user) if n)
+        if isinstance(item, Fact):
+            return tuple(n for n in (item.owner, item.subject) if n)
+        return (item.owner,) if item.owner else ()
+
+
+def words(text: str) -> set[str]:
+    """The lower-cased words of ``text``."""
+    return set(_WORD.findall(text.lower()))
+
+
+def query_words(query: str) -> set[str]:
+    """The words of a query (the set :func:`boost_speaker` matches names against)."""
+    return words(query)
+
+
+def boost(found: Sequence[Found], weight: float, signal: Callable[[Found], float]) -> list[Found]:
+    """Each score raised by ``weight * signal(item)`` times the best score, re-sorted best first (stable).
+
+    Relative to the best score, so a boost means the same under any fusion; added rather than
+    multiplied, so an item at the bottom of a normalised list (score 0) can still rise.
+    """
+    if weight == 0 or not found:
+        return list(found)
+    top = max(f.score for f in found)
+    unit = top if top > 0 else 1.0
+    scored = [replace(f, score=f.score + unit * weight * signal(f)) for f in found]
+    return sorted(scored, key=lambda f: -f.score)
+
+
+def _name_in(query: set[str], name: str) -> bool:
+    parts = [p for p in _WORD.findall(name.lower()) if len(p) > 1]
+    return bool(parts) and (all(p in query for p in parts) or parts[0] in query)
+
+
+def boost_speaker(found: Sequence[Found], query: set[str], weight: float) -> list[Found]:
+    """Favour items by or about someone the query names ("what did Ana say about ...")."""
+    return boost(found, weight, lambda f: float(any(_name_in(query, n) for n in f.names())))
+
+
+def boost_time(found: Sequence[Found], when: TimeRange | None, weight: float, slack_days: float = 0.0) -> list[Found]:
+    """Favour items created in the time the query names (the range extended by ``slack_days`` after its
+    end: people mention events after they happened)."""
+    if when is None:
+        return list(found)
+    end = when.end + timedelta(days=slack_days)
+    return boost(found, weight, lambda f: float(when.start <= f.created_at < end))
+
+
+def boost_recency(found: Sequence[Found], now: datetime, weight: float, half_life_days: float) -> list[Found]:
+    """Favour recent items: the signal halves every ``half_life_days`` of age."""
+
+    def fresh(f: Found) -> float:
+        age = max((now - f.created_at).total_seconds() / 86400.0, 0.0)
+        return float(0.5 ** (age / half_life_days))
+
+    return boost(found, weight, fresh)
+
+
+def boost_importance(found: Sequence[Found], weight: float) -> list[Found]:
+    """Favour important facts: importance 1..5 maps to a signal 0..1 (other kinds get the neutral 0.5)."""
+    return boost(found, weight, lambda f: (f.item.importance - 1) / 4 if isinstance(f.item, Fact) else 0.5)
+
+
+def dedup(found: Sequence[Found], threshold: float) -> list[Found]:
+    """Drop items whose words overlap a better item's by at least ``threshold`` (Jaccard); at 1.0 only
+    items with the very same words go."""
+    kept: list[Found] = []
+    seen: list[set[str]] = []
+    for f in found:
+        mine = words(f.text)
+        if any(mine == other or (mine and len(mine & other) / len(mine | other) >= threshold) for other in seen):
+            continue
+        kept.append(f)
+        seen.append(mine)
+    return kept
+
+
+def boost_neighbours(found: Sequence[Found], weight: float, radius: int = 3, decay: float = 0.7) -> list[Found]:
+    """Favour messages near other good matches of the same thread: a question and its answer, a story
+    told over several turns. The signal is the best score of a message at most ``radius`` turns away,
+    discounted by ``decay`` for each turn beyond the first, over the best score."""
+    if weight == 0 or not found:
+        return list(found)
+    at = {(f.item.thread, f.item.seq): f.score for f in found if isinstance(f.item, Message)}
+    top = max(f.score for f in found) or 1.0
+
+    def signal(f: Found) -> float:
+        item = f.item
+        if not isinstance(item, Message):
+            return 0.0
+        best = 0.0
+        for d in range(1, radius + 1):
+            near = max(at.get((item.thread, item.seq - d), 0.0), at.get((item.thread, item.seq + d), 0.0))
+            best = max(best, decay ** (d - 1) * near)
+        return best / top
+
+    return boost(found, weight, signal)

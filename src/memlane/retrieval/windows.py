@@ -1,0 +1,75 @@
+"""Context windows: a message hit shown with its neighbouring turns, overlapping windows merged.
+
+A reply ("Yes, twice — in May and June!") rarely makes sense without the turn before it, and the turn
+that answers a question is often the one after the best match. Showing a small window around a hit
+costs a few tokens and often carries the answer. Pure functions: the thread's messages around each hit
+are fetched by the caller.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from ..types import Message
+from .rerank import Found
+
+__all__ = ["choose_window", "merge_windows"]
+
+
+def choose_window(
+    anchor: Message, nearby: Mapping[int, Message], before: int, after: int, max_tokens: int
+) -> tuple[Message, ...]:
+    """The anchor and up to ``before``/``after`` neighbours (``nearby`` maps the thread's seq numbers to
+    messages), nearest first, the earlier before the later at equal distance; a neighbour is skipped
+    when it would take the window over ``max_tokens`` (0 = no cap) — the anchor itself always stays.
+    """
+    chosen = {anchor.seq: anchor}
+    used = anchor.token_count
+    for distance in range(1, max(before, after) + 1):
+        for seq, wanted in ((anchor.seq - distance, distance <= before), (anchor.seq + distance, distance <= after)):
+            neighbour = nearby.get(seq) if wanted else None
+            if neighbour is None or (max_tokens and used + neighbour.token_count > max_tokens):
+                continue
+            chosen[seq] = neighbour
+            used += neighbour.token_count
+    return tuple(chosen[s] for s in sorted(chosen))
+
+
+def merge_windows(found: Sequence[Found], limit: int, max_tokens: int = 0) -> list[Found]:
+    """Up to ``limit`` hits in rank order. A message hit already shown inside a better hit's window is
+    dropped; one whose window overlaps or touches a better hit's window of the same thread is merged into
+    it (the merged hit keeps the better rank and score), unless the merged window would exceed
+    ``max_tokens`` (0 = no cap): then it stays a hit of its own, without the turns already shown."""
+    out: list[Found] = []
+    spans: list[tuple[str, set[int]]] = []  # per hit in out: thread, seq numbers shown
+    for f in found:
+        if len(out) >= limit:
+            break
+        if not f.window or not isinstance(f.item, Message):
+            out.append(f)
+            spans.append(("", set()))
+            continue
+        thread, anchor = f.item.thread, f.item.seq
+        if any(t == thread and anchor in shown for t, shown in spans):
+            continue
+        seqs = {m.seq for m in f.window}
+        target = next(
+            (
+                i
+                for i, (t, shown) in enumerate(spans)
+                if t == thread and any(s + d in shown for s in seqs for d in (-1, 0, 1))
+            ),
+            None,
+        )
+        if target is not None:
+            merged = {m.seq: m for m in (*out[target].window, *f.window)}
+            if not max_tokens or sum(m.token_count for m in merged.values()) <= max_tokens:
+                out[target] = replace(out[target], window=tuple(merged[s] for s in sorted(merged)))
+                spans[target] = (thread, set(merged))
+                continue
+        shown_here = set().union(*(shown for t, shown in spans if t == thread))
+        window = tuple(m for m in f.window if m.seq not in shown_here)
+        out.append(replace(f, window=window))
+        spans.append((thread, {m.seq for m in window}))
+    return out
