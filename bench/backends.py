@@ -361,15 +361,16 @@ def reads(location: str, threads: int, queries: int) -> dict[str, Any]:
 
 def reads_in_child(location: str, threads: int, queries: int, timeout: float) -> dict[str, Any]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMLANE_")}
-    env["MEMLANE_HOME"] = tempfile.mkdtemp(prefix="memlane-bench-home-")
-    done = subprocess.run(
-        [sys.executable, __file__, "reads", location, str(threads), str(queries)],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env=env,
-        check=False,
-    )
+    with tempfile.TemporaryDirectory(prefix="memlane-bench-home-") as home:
+        env["MEMLANE_HOME"] = home  # no config file or settings of the user's own
+        done = subprocess.run(
+            [sys.executable, __file__, "reads", location, str(threads), str(queries)],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=env,
+            check=False,
+        )
     if done.returncode != 0:
         raise RuntimeError(f"reads failed:\n{done.stderr[-3000:]}")
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
@@ -388,7 +389,7 @@ def postgres_server() -> Iterator[str]:
         yield url
 
 
-def run(sizes: list[int], queries: int, budget_s: float, workdir: Path) -> dict[str, Any]:
+def run(sizes: list[int], queries: int, budget_s: float, workdir: Path, backends: set[str]) -> dict[str, Any]:
     started = time.monotonic()
     turns, _ = locomo()
     work = Workload(turns)
@@ -400,6 +401,7 @@ def run(sizes: list[int], queries: int, budget_s: float, workdir: Path) -> dict[
         "topics": TOPICS,
         "dim": DIM,
         "queries_per_shape": queries,
+        "backends": sorted(backends),
         "budget_minutes": round(budget_s / 60, 1),
         "pg_settings": PG_SETTINGS,
         "hnsw": {"m": 16, "ef_construction": 64, "ef_search": 40},
@@ -420,6 +422,8 @@ def run(sizes: list[int], queries: int, budget_s: float, workdir: Path) -> dict[
             stage_began = time.monotonic()
             stage: dict[str, Any] = {"messages": size, "threads": threads, "backends": {}}
             for name, location, postgres in (("sqlite", lite, False), ("postgres", url, True)):
+                if name not in backends:
+                    continue
                 print(f"{size:,} messages: {name} ingest ...", file=sys.stderr, flush=True)
                 result = {"ingest": ingest(location, work, threads_done, threads, postgres)}
                 result["size_bytes"] = size_bytes(location, postgres)
@@ -533,12 +537,13 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200, help="timed calls of each read shape")
     parser.add_argument("--budget-minutes", type=float, default=30.0, help="skip sizes predicted to overrun it")
     parser.add_argument("--out", type=Path, default=OUT / "backends.json")
+    parser.add_argument("--backends", default="sqlite,postgres", help="which backends to measure")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     if any(s % PER_THREAD for s in sizes) or sizes != sorted(sizes):
         parser.error(f"sizes must grow and be multiples of {PER_THREAD}")
     with tempfile.TemporaryDirectory(prefix="memlane-backends-", dir="/tmp") as tmp:
-        info = run(sizes, args.queries, args.budget_minutes * 60, Path(tmp))
+        info = run(sizes, args.queries, args.budget_minutes * 60, Path(tmp), set(args.backends.split(",")))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(info, indent=1))
     print(tables(info))

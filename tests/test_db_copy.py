@@ -323,6 +323,9 @@ def test_cli_db_copy_end_to_end(
 
     assert "no agent 'nobody'" in cli("db", "copy", source, str(tmp_path / "x.db"), "-a", "nobody", code=3).stderr
     assert "same store" in cli("db", "copy", source, source, code=2).stderr
+    missing = tmp_path / "typo.db"
+    assert "no store at" in cli("db", "copy", str(missing), str(tmp_path / "y.db"), code=3).stderr
+    assert not missing.exists()  # not created by the attempt
 
 
 # -- db migrate ----------------------------------------------------------------------------------------

@@ -13,9 +13,10 @@ from rich.table import Table
 from rich.text import Text
 
 from memlane import load_settings
+from memlane.errors import NotFound
 from memlane.store import Store, open_store_for
 from memlane.store.copy import CopyProgress, CopyReport, copy_store
-from memlane.store.migrate import migrate_store
+from memlane.store.migrate import migrate_store, sqlite_file
 
 from .render import console, emit_json, plural, status_table, to_jsonable
 from .state import get_state
@@ -100,7 +101,8 @@ def copy(
     Every thread, message, summary, fact with its history, and every pending job of every agent (or of the
     --agent ones) is copied. The copy is verified per agent: the same record counts, and the same sha256 of
     the JSON Lines export (what `memlane --agent A export -` prints) on both sides. Vectors are not copied:
-    run `memlane --db DST reindex` afterwards. Stop writers of SRC first.
+    run `memlane --db DST reindex` afterwards. Stop writers of SRC first. Both stores are migrated to the
+    current schema when opened, as every command does.
 
     Examples:
 
@@ -110,6 +112,9 @@ def copy(
     """
     state = get_state(ctx)
     settings = load_settings(state.config)
+    path = sqlite_file(source)
+    if path is not None and not path.is_file():  # opening it would create an empty store
+        raise NotFound(f"there is no store at {path}")
     with _opened(settings, source) as src, _opened(settings, target) as dst, _progress_bar() as on_progress:
         report = copy_store(src, dst, agents=agent or None, merge=yes, progress=on_progress, batch_messages=batch)
     if state.json:

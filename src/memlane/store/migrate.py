@@ -15,7 +15,7 @@ from pathlib import Path
 from ..errors import ConfigError, StorageError
 from .base import Store
 
-__all__ = ["MigrationReport", "migrate_store", "stored_schema_version"]
+__all__ = ["MigrationReport", "migrate_store", "sqlite_file", "stored_schema_version"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +41,11 @@ def _sqlite_path(location: str) -> Path:
             text = text[len(prefix) :]
             break
     return Path(text).expanduser().resolve()
+
+
+def sqlite_file(location: str) -> Path | None:
+    """The file of a SQLite store location; None for a PostgreSQL URL."""
+    return None if _is_postgres(location) else _sqlite_path(location)
 
 
 def stored_schema_version(location: str) -> int:
