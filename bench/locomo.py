@@ -183,7 +183,9 @@ class DiskCachedEmbedder(Embedder):
                     self._vectors[str(key)] = row
 
     def _key(self, kind: str, text: str) -> str:
-        variant = "int8\x00" if getattr(self.inner, "int8_matmul", False) else ""  # int8 compute: other vectors
+        # Each way of computing (float32, int8 per block, int8 per row) gives slightly other vectors.
+        compute = getattr(self.inner, "compute", None) or "float32"
+        variant = {"float32": "", "int8-block": "int8\x00"}.get(compute, f"{compute}\x00")
         return hashlib.sha1(f"{variant}{kind}\x00{text}".encode()).hexdigest()
 
     def embed_batch(self, texts: Sequence[str], kind: EmbedKind) -> Vectors:
@@ -242,7 +244,8 @@ def message_items(session: Session) -> list[dict[str, Any]]:
 def ingest_fingerprint(conversations: Sequence[Conversation], embedder: Embedder) -> str:
     """A hash of everything that decides the ingested store: each stored field and the text embedded."""
     h = hashlib.sha256()
-    int8 = getattr(getattr(embedder, "inner", embedder), "int8_matmul", False)
+    compute = getattr(getattr(embedder, "inner", embedder), "compute", None) or "float32"
+    int8: object = {"float32": False, "int8-block": True}.get(compute, compute)  # the old keys stay valid
     h.update(f"{memlane.__version__}|{embedder.model}|{int8}|{SECONDS_PER_TURN}".encode())
     for conv in conversations:
         h.update(conv.sample_id.encode())

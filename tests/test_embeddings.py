@@ -117,10 +117,27 @@ QUESTIONS = [
 def test_minilm_int8_products_stay_close_to_float32(
     minilm: OnnxMiniLMEmbedder, minilm_float32: OnnxMiniLMEmbedder
 ) -> None:
-    assert (minilm.compute, minilm_float32.compute) == ("int8-block", "float32")
+    block = OnnxMiniLMEmbedder(int8_activations="block", cache_size=0)
+    block.load()
+    assert (block.compute, minilm_float32.compute) == ("int8-block", "float32")
+    # the default picks the faster per-row kernel where the CPU has VNNI
+    assert minilm.compute == ("int8-row" if _has_vnni() else "int8-block")
     texts = [*MEMORIES, *QUESTIONS, "ok", "Haha, yes! See you at 7 then :)"]
-    cosines = np.sum(minilm.embed(texts) * minilm_float32.embed(texts), axis=1)
-    assert cosines.min() > 0.995
+    exact = minilm_float32.embed(texts)
+    assert np.sum(block.embed(texts) * exact, axis=1).min() > 0.995
+    assert np.sum(minilm.embed(texts) * exact, axis=1).min() > 0.97
+
+
+def test_minilm_runs_the_batches_of_a_call_in_parallel_with_the_same_vectors() -> None:
+    texts = [f"{MEMORIES[i % len(MEMORIES)]} (note {i})" for i in range(40)]
+    serial = OnnxMiniLMEmbedder(batch_size=4, concurrency=1, cache_size=0)
+    parallel = OnnxMiniLMEmbedder(batch_size=4, concurrency=3, cache_size=0)
+    assert (serial.intra_op_num_threads, parallel.concurrency) == (1, 3)
+    assert OnnxMiniLMEmbedder().concurrency >= 1  # default: the cores this process may use
+    np.testing.assert_allclose(parallel.embed(texts), serial.embed(texts), atol=1e-5)
+    parallel.close()
+    parallel.close()  # idempotent; the pool is made again if it is used after
+    np.testing.assert_allclose(parallel.embed(texts[:8]), serial.embed(texts[:8]), atol=1e-5)
 
 
 def test_minilm_row_quantised_activations_trade_a_little_accuracy(minilm_float32: OnnxMiniLMEmbedder) -> None:
@@ -244,6 +261,8 @@ def test_minilm_rejects_bad_settings() -> None:
         OnnxMiniLMEmbedder(batch_size=0)
     with pytest.raises(ConfigError):
         OnnxMiniLMEmbedder(int8_activations="tensor")  # type: ignore[arg-type]
+    with pytest.raises(ConfigError):
+        OnnxMiniLMEmbedder(concurrency=0)
 
 
 # ---- what the base class adds, seen through any provider ---------------------------------------
@@ -273,6 +292,39 @@ def test_embed_batches_deduplicates_and_caches() -> None:
     assert embedder.batches == []  # all from the cache
     embedder.embed(["a cat"], "query")
     assert embedder.batches == [["a cat"]]  # the cache keeps kinds apart
+
+
+class MeetingEmbedder(FakeEmbedder):
+    """Each batch waits until ``party`` batches are inside ``embed_batch`` at the same time."""
+
+    def __init__(self, party: int, **options: int) -> None:
+        super().__init__(**options)
+        self.meeting = threading.Barrier(party, timeout=10)
+        self.threads: set[str] = set()
+
+    def embed_batch(self, texts: Sequence[str], kind: EmbedKind) -> Vectors:
+        self.threads.add(threading.current_thread().name)
+        self.meeting.wait()  # BrokenBarrierError if the batches do not overlap
+        return super().embed_batch(texts, kind)
+
+
+def test_concurrency_has_batches_in_flight_together_and_keeps_the_order() -> None:
+    texts = [f"text number {i}" for i in range(8)]
+    embedder = MeetingEmbedder(2, dim=16, batch_size=2, concurrency=2)
+    vectors = embedder.embed(texts)
+    np.testing.assert_array_equal(vectors, FakeEmbedder(dim=16).embed(texts))
+    assert len(embedder.threads) == 2
+    embedder.close()
+    with pytest.raises(ConfigError):
+        FakeEmbedder(concurrency=0)
+
+
+def test_an_error_in_a_parallel_batch_reaches_the_caller() -> None:
+    embedder = MeetingEmbedder(3, dim=16, batch_size=2, concurrency=2)  # a party of 3 never meets
+    embedder.meeting = threading.Barrier(3, timeout=0.2)
+    with pytest.raises(threading.BrokenBarrierError):
+        embedder.embed([f"t{i}" for i in range(4)])
+    embedder.close()
 
 
 def test_cache_forgets_the_least_recently_used() -> None:

@@ -2,8 +2,9 @@
 
 :meth:`Embedder.embed` adds what every provider needs the same way: input checks, de-duplication
 of identical texts within a call, an LRU cache of recent ``(kind, text)`` vectors, batching of the
-misses (shortest texts together, so a local model pads little), and a check of what the provider
-returned. :meth:`Embedder.embed_query` is ``embed`` for one query.
+misses (shortest texts together, so a local model pads little), running up to ``concurrency`` batches
+at once (threads: a local model releases the GIL, a remote one waits on the network), and a check of
+what the provider returned. :meth:`Embedder.embed_query` is ``embed`` for one query.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import threading
 from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Literal, Self, TypeAlias
 
 import numpy as np
@@ -52,21 +54,28 @@ class Embedder(ABC):
     Args:
         batch_size: most texts handed to :meth:`embed_batch` at once.
         cache_size: how many recent ``(kind, text)`` vectors :meth:`embed` keeps; 0 disables.
+        concurrency: most batches of one :meth:`embed` call handed to :meth:`embed_batch` at the
+            same time, from a pool of threads made on first need (1: one after another).
 
     Raises:
-        ConfigError: ``batch_size`` < 1 or ``cache_size`` < 0.
+        ConfigError: ``batch_size`` or ``concurrency`` < 1, or ``cache_size`` < 0.
     """
 
     model: str
     dim: int
 
-    def __init__(self, *, batch_size: int = 32, cache_size: int = 4096) -> None:
+    def __init__(self, *, batch_size: int = 32, cache_size: int = 4096, concurrency: int = 1) -> None:
         if batch_size < 1:
             raise ConfigError(f"batch_size must be at least 1, got {batch_size}")
         if cache_size < 0:
             raise ConfigError(f"cache_size must not be negative, got {cache_size}")
+        if concurrency < 1:
+            raise ConfigError(f"concurrency must be at least 1, got {concurrency}")
         self.batch_size = batch_size
         self.cache_size = cache_size
+        self.concurrency = concurrency
+        self._pool: ThreadPoolExecutor | None = None
+        self._pool_lock = threading.Lock()
         self._cache: OrderedDict[tuple[str, str], Vectors] = OrderedDict()
         self._cache_lock = threading.Lock()
 
@@ -118,9 +127,8 @@ class Embedder(ABC):
 
         # Shortest first: a batch of similar lengths wastes little on padding in a local model.
         missing = sorted((text for text in positions if text not in found), key=len)
-        for start in range(0, len(missing), self.batch_size):
-            chunk = missing[start : start + self.batch_size]
-            vectors = self._checked(self.embed_batch(chunk, kind), len(chunk))
+        chunks = [missing[start : start + self.batch_size] for start in range(0, len(missing), self.batch_size)]
+        for chunk, vectors in zip(chunks, self._run_batches(chunks, kind), strict=True):
             if out is None:
                 out = np.empty((len(items), vectors.shape[1]), dtype=np.float32)
             for text, vector in zip(chunk, vectors, strict=True):
@@ -150,8 +158,12 @@ class Embedder(ABC):
             self._cache.clear()
 
     def close(self) -> None:
-        """Drop the cache and release what the embedder holds open (connections). Safe to call twice."""
+        """Drop the cache and release what the embedder holds open (threads, connections). Safe to call twice."""
         self.clear_cache()
+        with self._pool_lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True)
 
     def __enter__(self) -> Self:
         return self
@@ -163,6 +175,17 @@ class Embedder(ABC):
         return f"{type(self).__name__}(model={self.model!r})"
 
     # ---- internals ------------------------------------------------------------------------------
+
+    def _run_batches(self, chunks: list[list[str]], kind: EmbedKind) -> list[Vectors]:
+        """:meth:`embed_batch` of each chunk, checked, in order; up to ``concurrency`` at a time."""
+        if self.concurrency == 1 or len(chunks) < 2:
+            return [self._checked(self.embed_batch(chunk, kind), len(chunk)) for chunk in chunks]
+        with self._pool_lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self.concurrency, thread_name_prefix=f"{type(self).__name__}")
+            pool = self._pool
+        futures = [pool.submit(self.embed_batch, chunk, kind) for chunk in chunks]
+        return [self._checked(future.result(), len(chunk)) for chunk, future in zip(chunks, futures, strict=True)]
 
     def _checked(self, vectors: object, count: int) -> Vectors:
         """What :meth:`embed_batch` returned, as a float32 matrix, or :class:`InvalidOutput`."""

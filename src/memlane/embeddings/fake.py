@@ -39,10 +39,10 @@ class FakeEmbedder(Embedder):
         ConfigError: ``dim`` < 2 (and :class:`Embedder`'s checks).
     """
 
-    def __init__(self, dim: int = 64, *, batch_size: int = 256, cache_size: int = 4096) -> None:
+    def __init__(self, dim: int = 64, *, batch_size: int = 256, cache_size: int = 4096, concurrency: int = 1) -> None:
         if dim < 2:
             raise ConfigError(f"the fake embedder needs dim >= 2, got {dim}")
-        super().__init__(batch_size=batch_size, cache_size=cache_size)
+        super().__init__(batch_size=batch_size, cache_size=cache_size, concurrency=concurrency)
         self.dim = dim
         self.model = f"fake-hash-{dim}"
 

@@ -13,10 +13,17 @@ block of 32 values and multiplies with int8 dot products. That is the bulk of th
 vectors stay within a cosine of ~0.998 of float32 compute. ``int8_matmul=False`` keeps float32,
 and so does a machine without the ``onnx`` package or with an onnxruntime older than 1.22 (logged).
 
-``int8_activations="row"`` trades accuracy for more speed: one scale per token row and plain
-``MatMulInteger`` (uint8 x int8), about 1.5x faster again, at a mean cosine of ~0.997 (worst
-~0.98) to float32. x86 CPUs without VNNI can saturate in that kernel, so it is used only where
-``/proc/cpuinfo`` shows ``avx512_vnni`` or ``avx_vnni``; elsewhere the block mode is used.
+Where the CPU has 8-bit dot products that cannot saturate (``/proc/cpuinfo`` shows ``avx512_vnni``
+or ``avx_vnni``) the default goes further: one activation scale per token row and plain
+``MatMulInteger`` (uint8 x int8), ~1.5x the texts per CPU-second of the block mode at a mean
+cosine of ~0.997 (worst ~0.995 on LoCoMo turns) to float32 compute, with LoCoMo recall unchanged
+(bench/RESULTS.md). Elsewhere the block mode is used; ``int8_activations`` picks one explicitly.
+Products of the same input (each layer's query, key and value projections) are joined into one, so
+their activations are quantised once.
+
+Each model run uses one thread; a call with several batches runs them on ``concurrency`` threads at
+once (onnxruntime releases the GIL). One thread a run does ~1.25x the work per CPU-second of two
+threads sharing a run, and leaves the other core free for a concurrent query.
 
 Vectors are the mean of the token states over the attention mask, L2-normalised (how
 sentence-transformers pools this model).
@@ -75,17 +82,21 @@ class OnnxMiniLMEmbedder(Embedder):
     threads; the model is loaded once, by whichever thread needs it first.
 
     Args:
-        intra_op_num_threads: CPU threads onnxruntime may use for one batch; default all cores
-            this process may run on.
+        intra_op_num_threads: CPU threads onnxruntime may use for one batch; default 1 (one text
+            or one batch is too small a task to share between cores well: measured, one thread
+            does ~1.25x the texts per CPU-second of two).
+        concurrency: batches of one :meth:`embed` call run at the same time, each on its own
+            thread; default all cores this process may run on (how a bulk ingest uses every core).
         max_length: word-pieces kept per text (longer texts are truncated), 8 to 512.
         batch_size: texts per model run.
         cache_size: recent vectors :meth:`embed` keeps.
         int8_matmul: run the matrix products in int8 where possible (see the module docstring;
             falls back to float32, with a logged warning, without the ``onnx`` package or the
             onnxruntime kernel); ``False`` always computes in float32, slower.
-        int8_activations: ``"block"`` (default: activation scales per 32 values, ≈ float32
-            accuracy) or ``"row"`` (one scale per token: faster, less exact; only on CPUs with
-            VNNI, else ``"block"`` with a logged warning).
+        int8_activations: ``"block"`` (activation scales per 32 values, ≈ float32 accuracy),
+            ``"row"`` (one scale per token: ~1.5x faster, mean cosine ~0.997 to float32; only on
+            CPUs with VNNI, else ``"block"`` with a logged warning), or ``"auto"`` (default:
+            ``"row"`` where the CPU has VNNI, else ``"block"``).
 
     Raises:
         ConfigError: an argument is out of range (at construction); onnxruntime, tokenizers or
@@ -96,24 +107,25 @@ class OnnxMiniLMEmbedder(Embedder):
     def __init__(
         self,
         *,
-        intra_op_num_threads: int | None = None,
+        intra_op_num_threads: int = 1,
+        concurrency: int | None = None,
         max_length: int = 256,
         batch_size: int = 32,
         cache_size: int = 4096,
         int8_matmul: bool = True,
-        int8_activations: Literal["block", "row"] = "block",
+        int8_activations: Literal["auto", "block", "row"] = "auto",
     ) -> None:
-        super().__init__(batch_size=batch_size, cache_size=cache_size)
+        super().__init__(batch_size=batch_size, cache_size=cache_size, concurrency=_available_cores() if concurrency is None else concurrency)
         if not 8 <= max_length <= _MAX_POSITIONS:
             raise ConfigError(f"max_length must be between 8 and {_MAX_POSITIONS}, got {max_length}")
-        if intra_op_num_threads is not None and intra_op_num_threads < 1:
+        if intra_op_num_threads < 1:
             raise ConfigError(f"intra_op_num_threads must be at least 1, got {intra_op_num_threads}")
-        if int8_activations not in ("block", "row"):
-            raise ConfigError(f"int8_activations must be 'block' or 'row', got {int8_activations!r}")
+        if int8_activations not in ("auto", "block", "row"):
+            raise ConfigError(f"int8_activations must be 'auto', 'block' or 'row', got {int8_activations!r}")
         self.model = MINILM_MODEL_ID
         self.dim = _DIM
         self.max_length = max_length
-        self.intra_op_num_threads = intra_op_num_threads or _available_cores()
+        self.intra_op_num_threads = intra_op_num_threads
         self.int8_matmul = int8_matmul
         self.int8_activations = int8_activations
         self._runtime: _Runtime | None = None
@@ -223,7 +235,9 @@ class OnnxMiniLMEmbedder(Embedder):
         session, compute = None, "float32"
         if self.int8_matmul:
             mode = self.int8_activations
-            if mode == "row" and not _has_vnni():
+            if mode == "auto":
+                mode = "row" if _has_vnni() else "block"
+            elif mode == "row" and not _has_vnni():
                 logger.warning("int8_activations='row' needs a CPU with VNNI; using 'block'")
                 mode = "block"
             try:
@@ -273,42 +287,39 @@ def _with_int8_matmuls(model_bytes: bytes, mode: str = "block") -> bytes:
     graph = model.graph
     initializers = {tensor.name: tensor for tensor in graph.initializer}
     producers = {output: node for node in graph.node for output in node.output}
+    # Products of the same input (a layer's query, key and value projections) become one product with
+    # the weights side by side, then a Split: the activations are quantised once instead of three times.
+    shared: dict[str, list[tuple[Any, Any, Any]]] = {}
+    for node in graph.node:
+        weight = _int8_weight(node, producers, initializers)
+        if weight is not None:
+            quantized = numpy_helper.to_array(initializers[weight[0]])
+            scales = numpy_helper.to_array(initializers[weight[1]]).reshape(-1).astype(np.float32)
+            shared.setdefault(node.input[0], []).append((node, quantized, scales))
     nodes: list[Any] = []
     added: list[Any] = []
     for node in graph.node:
-        weight = _int8_weight(node, producers, initializers)
-        if weight is None:
+        group = shared.get(node.input[0]) if node.op_type == "MatMul" else None
+        if group is None or all(member[0] is not node for member in group):
             nodes.append(node)
             continue
-        quantized = numpy_helper.to_array(initializers[weight[0]])
-        scales = numpy_helper.to_array(initializers[weight[1]]).reshape(-1).astype(np.float32)
-        if mode == "row":
-            made, tensors = _row_matmul(node, quantized, scales)
-            nodes += made
-            added += tensors
-            continue
-        inner, columns = quantized.shape
-        blocks = inner // _INT8_BLOCK
-        packed = (quantized.T.astype(np.int16) + 128).astype(np.uint8).reshape(columns, blocks, _INT8_BLOCK)
+        if group[0][0] is not node:
+            continue  # made with the first product of its group
         name = f"{node.name or node.output[0]}_int8"
-        added += [
-            numpy_helper.from_array(np.ascontiguousarray(packed), f"{name}_weight"),
-            numpy_helper.from_array(np.repeat(scales, blocks), f"{name}_scales"),
-        ]
-        nodes.append(
-            helper.make_node(
-                "MatMulNBits",
-                [node.input[0], f"{name}_weight", f"{name}_scales"],
-                list(node.output),
-                name=name,
-                domain="com.microsoft",
-                K=inner,
-                N=columns,
-                bits=8,
-                block_size=_INT8_BLOCK,
-                accuracy_level=4,  # int8 activations: what makes it fast
-            )
-        )
+        quantized = np.concatenate([member[1] for member in group], axis=1)
+        scales = np.concatenate([member[2] for member in group])
+        output = node.output[0] if len(group) == 1 else f"{name}_joined"
+        if mode == "row":
+            made, tensors = _row_matmul(name, node.input[0], output, quantized, scales)
+        else:
+            made, tensors = _block_matmul(name, node.input[0], output, quantized, scales)
+        nodes += made
+        added += tensors
+        if len(group) > 1:
+            widths = numpy_helper.from_array(np.array([m[1].shape[1] for m in group], dtype=np.int64), f"{name}_widths")
+            added.append(widths)
+            parts = [member[0].output[0] for member in group]
+            nodes.append(helper.make_node("Split", [output, widths.name], parts, name=f"{name}_split", axis=-1))
     if not added:
         return model_bytes
 
@@ -331,14 +342,41 @@ def _with_int8_matmuls(model_bytes: bytes, mode: str = "block") -> bytes:
     return rewritten
 
 
-def _row_matmul(node: Any, quantized: Any, scales: Any) -> tuple[list[Any], list[Any]]:
-    """Nodes and tensors computing ``node`` with x quantised per row: ``round(x / s) + 128`` in uint8
-    with ``s = max|x| / 127`` per token, ``MatMulInteger`` with the int8 weight, then ``* scale * s``.
+def _block_matmul(name: str, x: str, out: str, quantized: Any, scales: Any) -> tuple[list[Any], list[Any]]:
+    """Nodes and tensors computing ``out = x @ (quantized * scales)`` with an 8-bit ``MatMulNBits``:
+    ``q + 128`` with the implicit zero point 128, one scale per output column repeated for each block."""
+    from onnx import helper, numpy_helper
+
+    inner, columns = quantized.shape
+    blocks = inner // _INT8_BLOCK
+    packed = (quantized.T.astype(np.int16) + 128).astype(np.uint8).reshape(columns, blocks, _INT8_BLOCK)
+    tensors = [
+        numpy_helper.from_array(np.ascontiguousarray(packed), f"{name}_weight"),
+        numpy_helper.from_array(np.repeat(scales, blocks), f"{name}_scales"),
+    ]
+    node = helper.make_node(
+        "MatMulNBits",
+        [x, f"{name}_weight", f"{name}_scales"],
+        [out],
+        name=name,
+        domain="com.microsoft",
+        K=inner,
+        N=columns,
+        bits=8,
+        block_size=_INT8_BLOCK,
+        accuracy_level=4,  # int8 activations: what makes it fast
+    )
+    return [node], tensors
+
+
+def _row_matmul(name: str, x: str, out: str, quantized: Any, scales: Any) -> tuple[list[Any], list[Any]]:
+    """Nodes and tensors computing ``out = x @ (quantized * scales)`` with x quantised per row:
+    ``round(x / s) + 128`` in uint8 with ``s = max|x| / 127`` per token, ``MatMulInteger`` with the
+    int8 weight, then ``* scale * s``.
     """
     from onnx import TensorProto, helper, numpy_helper
 
-    name = f"{node.name or node.output[0]}_int8row"
-    x, out = node.input[0], node.output[0]
+    name = f"{name}row"
 
     def constant(suffix: str, value: Any) -> str:
         tensors.append(numpy_helper.from_array(np.asarray(value), f"{name}_{suffix}"))

@@ -62,6 +62,8 @@ class OpenAICompatibleEmbedder(Embedder):
             them (e.g. ``"search_query: "`` and ``"search_document: "`` for nomic-embed-text).
         batch_size: texts per request.
         cache_size: recent vectors :meth:`embed` keeps.
+        concurrency: requests one :meth:`embed` call may have in flight at once (mind the server's
+            rate limits).
         http_client: an ``httpx.Client`` to use (proxies, TLS); left open by :meth:`close`.
 
     Raises:
@@ -84,9 +86,10 @@ class OpenAICompatibleEmbedder(Embedder):
         document_prefix: str = "",
         batch_size: int = 64,
         cache_size: int = 4096,
+        concurrency: int = 1,
         http_client: httpx.Client | None = None,
     ) -> None:
-        super().__init__(batch_size=batch_size, cache_size=cache_size)
+        super().__init__(batch_size=batch_size, cache_size=cache_size, concurrency=concurrency)
         if not isinstance(base_url, str) or not base_url.startswith(("http://", "https://")):
             raise ConfigError(f"embedding base URL must start with http:// or https://, got {base_url!r}")
         if not isinstance(model, str) or not model.strip():
