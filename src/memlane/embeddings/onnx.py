@@ -115,7 +115,8 @@ class OnnxMiniLMEmbedder(Embedder):
         int8_matmul: bool = True,
         int8_activations: Literal["auto", "block", "row"] = "auto",
     ) -> None:
-        super().__init__(batch_size=batch_size, cache_size=cache_size, concurrency=_available_cores() if concurrency is None else concurrency)
+        concurrency = _available_cores() if concurrency is None else concurrency
+        super().__init__(batch_size=batch_size, cache_size=cache_size, concurrency=concurrency)
         if not 8 <= max_length <= _MAX_POSITIONS:
             raise ConfigError(f"max_length must be between 8 and {_MAX_POSITIONS}, got {max_length}")
         if intra_op_num_threads < 1:
