@@ -9,15 +9,18 @@ Three measurements, on a fresh SQLite store each (keyword search only, no embedd
 2. ``ingest`` — LLM calls and tokens per 1,000 ingested messages: the LoCoMo conversations
    (``shared/data/locomo10.json``, one thread per conversation, both speakers as users) written one
    ``add_message`` at a time, a worker draining the queue every ``--drain-every`` messages as the
-   background thread would. Tokens are counted with the cl100k tokenizer.
+   background thread would. Tokens are counted with the cl100k tokenizer. The memory's clock is simulated:
+   it moves ``--pace`` seconds (30) per message, so jobs put off (profile merges wait up to a day) come due
+   as in a live chat of that pace; at the end it jumps past every delay and the queue is drained once more,
+   so every put-off merge is counted.
 3. ``context`` — ``context(thread, query=, user=, budget=4000)`` latency on the store of (2): every section
    on (system prompt, summaries, facts, recalled items, recent messages, the pipeline's extra sections).
 
     .venv/bin/python bench/pipeline.py [--threads 500 --per-thread 40 --out bench/out/pipeline.json]
 
 The scripted LLM answers each ``summarize_and_extract`` with a short summary and one fact about the first
-speaker of the batch, each ``consolidate_fact`` with ADD, and any other prompt with its schema's required
-fields filled in (:func:`stub`).
+speaker of the batch, each ``consolidate_fact`` with ADD, each ``merge_profiles`` with a line per person, and
+any other prompt with its schema's required fields filled in (:func:`stub`).
 """
 
 from __future__ import annotations
@@ -30,8 +33,9 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +90,9 @@ def answer(messages: Sequence[ChatMessage], schema: type[BaseModel] | None = Non
         )
     if '"action"' in system:
         return json.dumps({"action": "ADD", "target_id": None, "new_content": None, "reason": "scripted"})
+    if '"profiles"' in system:  # merge_profiles: one entry per person shown
+        people = re.findall(r"^Person \(user key\): (.+)$", messages[-1].content, re.MULTILINE)
+        return json.dumps({"profiles": {p: f"{p} is someone the assistant talks to." for p in people}})
     return stub(schema) if schema is not None else "scripted text"
 
 
@@ -112,9 +119,23 @@ class CountingLLM(ScriptedLLM):
         return RawCompletion(raw.text, prompt, self.tokenizer.count(raw.text), raw.model)
 
 
-def open_memory(path: Path, llm: CountingLLM | None) -> Memory:
+def open_memory(path: Path, llm: CountingLLM | None, clock: Callable[[], datetime] | None = None) -> Memory:
     settings = load_settings(embedder="none", worker="none", database=str(path))
-    return Memory(settings=settings, llm=llm, agent="bench")
+    return Memory(settings=settings, llm=llm, agent="bench", clock=clock)
+
+
+class SteppedClock:
+    """Simulated time for the ingest run: moves only when told, so delayed jobs (profile merges put off
+    for a day) come due as they would in a live chat of that pace."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
 
 
 # -- data -------------------------------------------------------------------------------------------
@@ -207,19 +228,25 @@ def _noop(pipeline: Any, job: Any) -> None:
 _noop.uses_llm = False  # type: ignore[attr-defined]
 
 
-def bench_ingest(tmp: Path, convs: list[Conversation], drain_every: int) -> tuple[dict[str, Any], Path]:
+def bench_ingest(tmp: Path, convs: list[Conversation], drain_every: int, pace: float) -> tuple[dict[str, Any], Path]:
     llm = CountingLLM(exact=True)
     path = tmp / "ingest.db"
-    with open_memory(path, llm) as mem:
+    clock = SteppedClock()
+    with open_memory(path, llm, clock) as mem:
         worker = Worker(mem)
         written = 0
         t0 = time.perf_counter()
         for n, conv in enumerate(convs):
             for speaker, text in conv.turns:
+                clock.advance(pace)
                 mem.add_message(f"conversation-{n}", "user", text, user=speaker)
                 written += 1
                 if written % drain_every == 0:
                     worker.drain(None)
+        worker.drain(None)
+        # Flush: let every put-off job come due, so each fact ends up in an LLM-merged profile.
+        settings = mem.settings  # getattr: the bench also runs against commits without these settings
+        clock.advance(getattr(settings, "profile_merge_delay", 0) + getattr(settings, "profile_merge_max_age", 0) + 1)
         worker.drain(None)
         wall = time.perf_counter() - t0
         totals = mem.usage.totals("bench")
@@ -237,6 +264,8 @@ def bench_ingest(tmp: Path, convs: list[Conversation], drain_every: int) -> tupl
             "messages": written,
             "threads": len(convs),
             "drain_every": drain_every,
+            "seconds_per_message": pace,
+            "simulated_hours": round((clock.now - SteppedClock().now).total_seconds() / 3600, 1),
             "wall_s": round(wall, 2),
             "jobs": len(jobs),
             "jobs_by_status": dict(
@@ -341,9 +370,15 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--per-thread", type=int, default=40, help="messages per thread (40: one batch of 20 due)")
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2], help="worker thread counts to measure")
     parser.add_argument("--drain-every", type=int, default=10, help="messages between drains during ingest")
+    parser.add_argument(
+        "--pace", type=float, default=30.0, help="simulated seconds between ingested messages (the jobs' clock)"
+    )
     parser.add_argument("--context-calls", type=int, default=300)
     parser.add_argument("--budget", type=int, default=4000)
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "pipeline.json")
+    parser.add_argument(
+        "--throughput-only", action="store_true", help="only phase 1 (for quick A/B runs); prints its JSON"
+    )
     args = parser.parse_args(argv)
 
     convs = load_conversations(args.data)
@@ -357,7 +392,10 @@ def main(argv: list[str]) -> int:
         result["throughput"] = [
             bench_throughput(Path(tmp), args.threads, args.per_thread, w, convs) for w in args.workers
         ]
-        result["ingest"], path = bench_ingest(Path(tmp), convs, args.drain_every)
+        if args.throughput_only:
+            print(json.dumps({"load": load(), "throughput": result["throughput"]}))
+            return 0
+        result["ingest"], path = bench_ingest(Path(tmp), convs, args.drain_every, args.pace)
         result["context"] = bench_context(path, convs, args.context_calls, args.budget)
     result["load_after"] = load()
     args.out.parent.mkdir(parents=True, exist_ok=True)

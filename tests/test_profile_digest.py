@@ -35,8 +35,15 @@ CHAT = "/v1/chat/completions"
 NOON = datetime(2026, 1, 10, 12, 0, tzinfo=UTC)
 
 
-def open_memory(path: Path, clock: FakeClock, *, llm: LLMClient | None = None, agent: str = "bot") -> Memory:
-    return Memory(path, agent=agent, settings=load_settings(worker="none", embedder="none"), llm=llm, clock=clock)
+def open_memory(
+    path: Path, clock: FakeClock, *, llm: LLMClient | None = None, agent: str = "bot", **settings: Any
+) -> Memory:
+    """A memory whose profile jobs merge at once, one LLM merge per change (the coalescing defaults are
+    tested on their own below)."""
+    options: dict[str, Any] = {"profile_merge_delay": 0, "profile_merge_facts": 1, **settings}
+    return Memory(
+        path, agent=agent, settings=load_settings(worker="none", embedder="none", **options), llm=llm, clock=clock
+    )
 
 
 def profile_json(text: str) -> str:

@@ -4,6 +4,7 @@ graceful degradation under every provider fault, and the extractive path without
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -211,9 +212,14 @@ def test_summary_is_recallable_and_in_context(tmp_path: Path, clock: FakeClock) 
         hits = mem.recall("Porto guesthouse trip", user="alice", kinds=["summary"])
         assert [h.id for h in hits] == [summary.id]
         assert hits[0].metadata["from_seq"] == 1 and hits[0].metadata["to_seq"] == 20
-        ctx = mem.context("t1", user="alice")
+        mem.settings = mem.settings.model_copy(update={"max_messages_in_context": 10})
+        ctx = mem.context("t1", user="alice")  # the window shows seqs 22-31; the summary tells 1-20
+        assert ctx.messages[0].seq == 22
         assert [s.id for s in ctx.summaries] == [summary.id]
         assert summary.content in ctx.system_text()
+        mem.settings = mem.settings.model_copy(update={"max_messages_in_context": 50})
+        roomy = mem.context("t1", user="alice")  # all 31 messages: the summary would only repeat them
+        assert roomy.messages[0].seq == 1 and roomy.summaries == []
 
 
 def test_long_backlogs_are_summarized_in_bounded_runs(tmp_path: Path, clock: FakeClock) -> None:
@@ -361,11 +367,15 @@ def test_llm_facts_consolidate_noop_update_and_supersede(
             return "{}"  # another pipeline step's call: not this test's business
         if summary_calls(server) <= 1:
             return answer(facts=[*ALICE_FACTS, {"content": "Alice is training for the Lisbon marathon"}])
+        # The second batch's prompt shows what is already known, with ids the answer may cite.
+        known = dict(re.findall(r"^\[id (\d+)\] alice: (.+)$", request["messages"][-1]["content"], re.MULTILINE))
+        marathon = next(i for i, text in known.items() if "Lisbon marathon" in text)
         return answer(
             facts=[
                 {"content": "Alice is allergic to peanuts", "importance": 5},  # duplicate
                 {"content": "Alice moved to Paris", "speaker": "alice"},  # contradiction
-                {"content": "Alice trains for the Berlin marathon in May"},  # the LLM decides
+                {"content": "Alice trains for the Berlin marathon in May", "replaces": marathon},  # the LLM says
+                {"content": "Alice has a cat", "replaces": 999},  # an id it was not shown: ignored
             ]
         )
 
@@ -383,12 +393,14 @@ def test_llm_facts_consolidate_noop_update_and_supersede(
         chat(mem, clock, 20, start=32)
         mem.run_jobs()
         assert summary_calls(server) == 2
-        assert calls_for(server, "ConsolidationDecision") == 1  # for the ambiguous one only
+        # One LLM call per batch: the extraction saw the stored facts, so no consolidate_fact call is made.
+        assert calls_for(server, "ConsolidationDecision") == 0
         now = {f.content: f for f in current(mem, "alice")}
         assert set(now) == {
             "Alice is allergic to peanuts",
             "Alice moved to Paris",
             "Alice trains for the Berlin marathon in May",
+            "Alice has a cat",
         }
         assert now["Alice is allergic to peanuts"].id == first["Alice is allergic to peanuts"].id
         for old in ("Alice lives in Berlin", "Alice is training for the Lisbon marathon"):
@@ -397,7 +409,7 @@ def test_llm_facts_consolidate_noop_update_and_supersede(
             assert [c.action for c in mem.fact_history(gone.id)] == ["create", "supersede"]
         history = {f.content for f in current(mem, "alice", include_superseded=True)}
         assert {"Alice lives in Berlin", "Alice is training for the Lisbon marathon"} <= history
-        assert rolling(mem)[0].metadata["facts"] == {"NOOP": 1, "UPDATE": 2}
+        assert rolling(mem)[0].metadata["facts"] == {"ADD": 1, "NOOP": 1, "UPDATE": 2}
 
 
 # -- faults: nothing lost, nothing partial, retried until it works ---------------------------------

@@ -78,6 +78,16 @@ class Settings(BaseSettings):
         300.0, gt=0, description="How long a claimed job is leased; must outlast the slowest job (LLM retries)."
     )
     worker_batch: int = Field(8, ge=1, description="Jobs a worker claims at a time.")
+    # -- profile merges (memlane.pipeline.profile) --
+    profile_merge_delay: float = Field(
+        60.0, ge=0, description="Seconds after a fact change before the user's profile job looks (batches bursts)."
+    )
+    profile_merge_facts: int = Field(
+        20, ge=1, description="New facts of a user that make the LLM re-merge their profile at once."
+    )
+    profile_merge_max_age: float = Field(
+        604_800.0, ge=0, description="Seconds a new fact may wait for an LLM profile merge (reads show it at once)."
+    )
     llm_budget_tokens: int = Field(
         0, ge=0, description="LLM tokens each agent may spend per budget window; 0 = unlimited (seed 001's energy)."
     )

@@ -19,7 +19,7 @@ from .types import Fact, Hit, Message, Summary
 if TYPE_CHECKING:
     from .pipeline import Section
 
-__all__ = ["Context", "ContextBudget", "assemble", "group_turns"]
+__all__ = ["Context", "ContextBudget", "TokenCounts", "assemble", "group_turns"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +69,42 @@ class Context:
             out.append({"role": "system", "content": system})
         out.extend(m.to_openai() for m in self.messages)
         return out
+
+
+class TokenCounts:
+    """Token counts already made, so that ``context()`` does not tokenize the same recent messages and
+    memory lines again on every call. Messages are keyed by id and text (their content never changes);
+    lines by their text. Bounded: emptied when it holds ``maxsize`` entries. Shared by threads: a race
+    costs at most a second count."""
+
+    def __init__(self, tokenizer: Tokenizer, maxsize: int = 50_000) -> None:
+        self.tokenizer = tokenizer
+        self.maxsize = maxsize
+        self._texts: dict[str, int] = {}
+        self._messages: dict[tuple[int, str, str, str | None, str | None], int] = {}
+
+    def text(self, text: str) -> int:
+        """Tokens of ``text``."""
+        count = self._texts.get(text)
+        if count is None:
+            count = self.tokenizer.count(text)
+            if len(self._texts) >= self.maxsize:
+                self._texts.clear()
+            self._texts[text] = count
+        return count
+
+    def message(self, m: Message) -> int:
+        """Tokens of ``m`` as one chat message (``tokenizer.count_message(m.to_openai())``)."""
+        if m.tool_calls:
+            return self.tokenizer.count_message(m.to_openai())
+        key = (m.id, m.role, m.content, m.name, m.tool_call_id)
+        count = self._messages.get(key)
+        if count is None:
+            count = self.tokenizer.count_message(m.to_openai())
+            if len(self._messages) >= self.maxsize:
+                self._messages.clear()
+            self._messages[key] = count
+        return count
 
 
 def render_system(prompt: str, sections: Sequence[tuple[str, Sequence[str]]]) -> str:
@@ -137,13 +173,16 @@ def assemble(
     recent: Sequence[Message],
     shares: ContextBudget | None = None,
     extra_sections: Sequence[Section] = (),
+    counts: TokenCounts | None = None,
 ) -> Context:
-    """Fit the pieces into ``budget`` tokens, most recent messages first.
+    """Fit the pieces into ``budget`` tokens, most recent messages first. ``counts`` keeps token counts
+    between calls (it must use ``tokenizer``).
 
     Raises:
         InvalidInput: the system prompt alone (with the request framing) exceeds the budget.
     """
     shares = shares or ContextBudget()
+    counted = counts if counts is not None else TokenCounts(tokenizer)
     ctx = Context(
         system_prompt=system_prompt,
         summaries=[],
@@ -164,10 +203,10 @@ def assemble(
     def take(items: Sequence[Any], line: Any, share: float, title: str) -> list[Any]:
         nonlocal used
         cap = int(budget * share)
-        spent = tokenizer.count(f"\n\n## {title}\n") if items else 0
+        spent = counted.text(f"\n\n## {title}\n") if items else 0
         chosen: list[Any] = []
         for item in items:
-            cost = tokenizer.count(f"- {line(item)}\n")
+            cost = counted.text(f"- {line(item)}\n")
             if spent + cost > cap or used + spent + cost > budget:
                 continue
             chosen.append(item)
@@ -189,11 +228,11 @@ def assemble(
     used = tokenizer.count_messages(ctx.to_messages())
     units = group_turns(recent)
     kept: list[list[Message]] = []
-    counts: dict[int, int] = {}  # each message is tokenized once; the exact final count reuses these
+    sizes: dict[int, int] = {}  # each message is counted once; the exact final count reuses these
     for unit in reversed(units):
         for m in unit:
-            counts[m.id] = tokenizer.count_message(m.to_openai())
-        cost = sum(counts[m.id] for m in unit)
+            sizes[m.id] = counted.message(m)
+        cost = sum(sizes[m.id] for m in unit)
         if used + cost > budget:
             break
         kept.append(unit)
@@ -203,7 +242,7 @@ def assemble(
     def exact() -> int:  # == tokenizer.count_messages(ctx.to_messages()), without re-tokenizing messages
         system = ctx.system_text()
         head = tokenizer.count_message({"role": "system", "content": system}) if system else 0
-        return REPLY_PRIMING + head + sum(counts[m.id] for m in ctx.messages)
+        return REPLY_PRIMING + head + sum(sizes[m.id] for m in ctx.messages)
 
     # Exact count of the final request; drop the least valuable pieces until it fits.
     ctx.tokens = exact()

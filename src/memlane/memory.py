@@ -17,14 +17,14 @@ from typing import IO, TYPE_CHECKING, Any, Literal, overload
 import numpy as np
 
 from .config import Settings, load_settings
-from .context import Context, assemble
+from .context import Context, TokenCounts, assemble
 from .errors import Forbidden, InvalidInput, ModelMismatch, NotFound
 from .exchange import EXPORT_FORMAT, EXPORT_VERSION, check_record
 from .pipeline import Pipeline
 from .pipeline.usage import UsageLedger, ledger_for
 from .pipeline.worker import BackgroundWorker, Worker
 from .retrieval import Found, SearchConfig, Searcher, get_preset
-from .store import FactFilter, Scope, Store, StoreStatus, open_store
+from .store import FactFilter, Scope, Store, StoreStatus, open_store_for
 from .tokens import Tokenizer, encoding_for, get_tokenizer
 from .types import Fact, FactChange, Hit, HitGroup, Message, Summary, Thread
 from .validation import (
@@ -48,6 +48,8 @@ if TYPE_CHECKING:
 __all__ = ["EXPORT_FORMAT", "Memory"]
 
 _KINDS = ("message", "fact", "summary")
+_CONTEXT_SUMMARIES = 3  # rolling summaries context() shows at most
+_CONTEXT_RECALL = 8  # items context() recalls for a query at most
 
 
 def _utcnow() -> datetime:
@@ -137,16 +139,17 @@ class Memory:
         if store is not None and path_or_url is not None:
             raise InvalidInput("give either path_or_url or store, not both")
         self._owns_store = store is None
-        self.store: Store = store or open_store(
-            str(path_or_url) if path_or_url is not None else self.settings.database_location(),
-            busy_timeout_ms=self.settings.busy_timeout_ms,
-            lock_retries=self.settings.lock_retries,
+        # open_store_for applies every storage tunable of the settings (SQLite busy timeout and lock
+        # retries; PostgreSQL pool size and HNSW parameters) whichever backend the location names.
+        self.store: Store = store or open_store_for(
+            self.settings, str(path_or_url) if path_or_url is not None else None
         )
         self.tokenizer = tokenizer or get_tokenizer(self.settings.encoding or encoding_for(self.settings.model))
         self.clock = clock or _utcnow
         self.embedder: Embedder | None = embedder_from_settings(self.settings) if embedder is DEFAULT else embedder
         self.llm: LLMClient | None = llm_from_settings(self.settings) if llm is DEFAULT else llm
         self.searcher = Searcher(self.store)
+        self._token_counts = TokenCounts(self.tokenizer)
         self.pipeline = Pipeline(self)
         if self.embedder is not None:
             self.searcher.retrievers["vector"] = self._vector_retriever
@@ -693,9 +696,11 @@ class Memory:
         system_prompt: str | None = None,
     ) -> Context:
         """Assemble what to send to the model next, never more than ``budget`` tokens (default
-        ``max_history_tokens``): system prompt (given, else the thread's), latest summaries, facts
-        ``user`` may see (the most relevant to ``query`` first), items recalled for ``query`` from
-        outside the recent window, and as many recent messages as fit.
+        ``max_history_tokens``): system prompt (given, else the thread's), the latest rolling summaries
+        of what the recent window does not show, facts ``user`` may see (the most relevant to ``query``
+        first), messages and rolling summaries recalled for ``query`` from outside the recent window (from
+        the threads ``user`` took part in; without ``user``, those of the thread's only user, else from
+        this thread alone), the pipeline's sections, and as many recent messages as fit.
 
         Raises:
             InvalidInput: bad budget, or the system prompt alone exceeds it.
@@ -708,32 +713,52 @@ class Memory:
         info = self.store.get_thread(self.agent, key)
         prompt = system_prompt if system_prompt is not None else (info.system_prompt if info else "") or ""
         recent = self.store.messages(self.agent, key, limit=self.settings.max_messages_in_context)
-        summaries = self.store.summaries(self.agent, thread=key, kind="rolling", limit=3)
+        # A few more than shown: those the recent window repeats word for word are left out below.
+        summaries = self.store.summaries(self.agent, thread=key, kind="rolling", limit=2 * _CONTEXT_SUMMARIES)
         facts = self._context_facts(viewer, query)
         hits: list[Hit] = []
         if query and query.strip():
-            hits = self.recall(query, user=viewer, limit=8, kinds=("message", "summary"))
-            hits = [h for h in hits if not _in_summaries(h, summaries)]
+            # Without a viewer, the thread's only user stands in; with none or several, only this thread
+            # is searched (any other may be some other user's private conversation). Memories and
+            # profiles have sections of their own: only messages and rolling summaries are recalled.
+            owner = viewer or (info.users[0] if info is not None and len(info.users) == 1 else None)
+            found = self.recall(
+                query,
+                user=owner,
+                thread=None if owner else key,
+                limit=_CONTEXT_RECALL + 2,
+                kinds=("message", "summary"),
+            )
+            hits = [h for h in found if _recallable(h, summaries)][:_CONTEXT_RECALL]
 
         sections = self.pipeline.context_sections(key, viewer, query)
 
-        def build(exclude: set[int]) -> Context:
+        def build(exclude: set[int], window_from: int | None) -> Context:
+            # A summary whose whole range is in the recent window says again what the window shows.
+            shown = [s for s in summaries if window_from is None or s.from_seq is None or s.from_seq < window_from]
             return assemble(
                 tokenizer=self.tokenizer,
                 budget=budget,
                 system_prompt=prompt,
-                summaries=list(reversed(summaries)),
+                summaries=list(reversed(shown[:_CONTEXT_SUMMARIES])),
                 facts=facts,
                 recalled=[h for h in hits if h.message_id not in exclude],
                 recent=recent,
                 extra_sections=sections,
+                counts=self._token_counts,
             )
 
         # Recalled messages already in the window are not repeated; but a recent message the budget
-        # left out may come back as a recalled item, so fit once, then again against what was kept.
-        ctx = build({m.id for m in recent})
-        if hits and ctx.dropped_messages:
-            ctx = build({m.id for m in ctx.messages})
+        # left out may come back as a recalled item, and what the budget keeps of the window decides
+        # which summaries repeat it: fit once, then again against what was kept.
+        first = recent[0].seq if recent else None
+        ctx = build({m.id for m in recent}, first)
+        kept = ctx.messages[0].seq if ctx.messages else None
+        skipped = first is not None and any(
+            s.from_seq is not None and s.from_seq >= first and (kept is None or s.from_seq < kept) for s in summaries
+        )  # a summary left out as repeating the window, whose messages the budget then left out too
+        if (hits and ctx.dropped_messages) or skipped:
+            ctx = build({m.id for m in ctx.messages}, kept)
         if ctx.facts:
             self.store.touch_facts(self.agent, [f.id for f in ctx.facts], self._now())
         return ctx
@@ -862,8 +887,12 @@ def _check_id(value: Any) -> int:
     return value
 
 
-def _in_summaries(hit: Hit, summaries: Sequence[Summary]) -> bool:
-    return hit.kind == "summary" and any(s.id == hit.id for s in summaries)
+def _recallable(hit: Hit, summaries: Sequence[Summary]) -> bool:
+    """Whether ``context()`` shows a recalled hit: messages, and rolling summaries it does not show as
+    such already (memories and profiles have sections of their own)."""
+    if hit.kind != "summary":
+        return True
+    return hit.metadata.get("summary_kind") == "rolling" and all(s.id != hit.id for s in summaries)
 
 
 def _message_hit(m: Message, score: float, window: Sequence[Message] = ()) -> Hit:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from types import EllipsisType
 from typing import TYPE_CHECKING, Any, Literal
@@ -37,7 +37,7 @@ from ..memory import _fact_text
 from ..store import FactFilter, Scope
 from ..types import Fact
 from ..validation import NewFact, check_category, check_content, check_importance, check_optional_key
-from .extractive import content_terms
+from .extractive import term_set
 from .prompts import CONSOLIDATE_FACT, ConsolidateInput, ConsolidationDecision, ExistingFact, ask
 from .rules import CandidateFact, attribute_of, holder_of, named_holder, normalize_value, same_holder
 
@@ -110,7 +110,7 @@ class Decision:
 
 def lexical_similarity(a: str, b: str) -> float:
     """Jaccard overlap of the content words of two texts (0 when either has none)."""
-    x, y = set(content_terms(a)), set(content_terms(b))
+    x, y = term_set(a), term_set(b)
     if not x or not y:
         return 0.0
     return len(x & y) / len(x | y)
@@ -144,11 +144,17 @@ def neighbours(
     subject: str | None,
     vector: np.ndarray | None,
     limit: int = NEIGHBOURS,
+    pool: Sequence[Fact] | None = None,
 ) -> list[Neighbour]:
     """The ``limit`` active facts of ``owner`` about ``subject`` nearest to ``content``, nearest first.
 
     With ``vector`` (the candidate's embedding) by cosine; else by keyword search, ranked by word overlap.
+    Without a vector, ``pool`` (every active fact of ``owner``, already read) replaces the search.
     """
+    if vector is None and pool is not None:
+        scored = [Neighbour(f, lexical_similarity(content, f.content)) for f in pool if _same_scope(f, owner, subject)]
+        ranked = sorted((n for n in scored if n.similarity > 0), key=lambda n: n.similarity, reverse=True)
+        return ranked[:limit]
     scope = Scope(user=owner, kinds=("fact",))
     if vector is not None:
         found = memory.store.vector_search(memory.agent, vector, scope, _SEARCH)
@@ -166,11 +172,22 @@ def neighbours(
     return out[:limit]
 
 
-def _same_attribute(memory: Memory, owner: str | None, subject: str | None, attribute: str, content: str) -> list[Fact]:
-    """Active facts of the owner about the subject that set ``attribute`` of the same person."""
-    owned = memory.store.list_facts(
-        memory.agent, FactFilter(user=owner, owned_only=True, subject=subject), limit=_ATTRIBUTE_SCAN
-    )
+def _same_attribute(
+    memory: Memory,
+    owner: str | None,
+    subject: str | None,
+    attribute: str,
+    content: str,
+    pool: Sequence[Fact] | None = None,
+) -> list[Fact]:
+    """Active facts of the owner about the subject that set ``attribute`` of the same person (looked for
+    in ``pool``, every active fact of the owner, when given)."""
+    if pool is not None:
+        owned = [f for f in pool if _same_scope(f, owner, subject)]
+    else:
+        owned = memory.store.list_facts(
+            memory.agent, FactFilter(user=owner, owned_only=True, subject=subject), limit=_ATTRIBUTE_SCAN
+        )
     holder = holder_of(content)
     matches = []
     for fact in owned:
@@ -194,22 +211,22 @@ def _duplicate(content: str, near: Sequence[Neighbour]) -> Decision | None:
     for n in near:
         if _normalized(n.fact.content) == key:
             return Decision("NOOP", n.fact, n.fact, "exact", "the same fact is already stored", n.similarity)
-    words = set(content_terms(content))
+    words = term_set(content)
     for n in near:
         if _negated(content) != _negated(n.fact.content):
             continue
         if n.similarity >= NOOP_COSINE or lexical_similarity(content, n.fact.content) >= NOOP_JACCARD:
             return Decision("NOOP", n.fact, n.fact, "similarity", "a near-identical fact is stored", n.similarity)
-        if len(words) >= 2 and words <= set(content_terms(n.fact.content)):
+        if len(words) >= 2 and words <= term_set(n.fact.content):
             return Decision("NOOP", n.fact, n.fact, "similarity", "a stored fact already says all this", n.similarity)
     return None
 
 
 def _refined(content: str, near: Sequence[Neighbour]) -> Neighbour | None:
     """A stored fact the candidate repeats and adds to ("likes jazz" → "likes jazz, above all Coltrane")."""
-    words = set(content_terms(content))
+    words = term_set(content)
     for n in near:
-        theirs = set(content_terms(n.fact.content))
+        theirs = term_set(n.fact.content)
         if (
             len(theirs) >= 2
             and theirs < words
@@ -265,6 +282,9 @@ def consolidate(
     metadata: Mapping[str, Any] | None = None,
     vector: np.ndarray | EllipsisType | None = ...,
     use_llm: bool = True,
+    replaces: int | None = None,
+    shown: Collection[int] = (),
+    pool: Sequence[Fact] | None = None,
 ) -> Decision:
     """Fold ``candidate`` into ``owner``'s facts about ``subject`` (default: ``candidate.subject``);
     returns what was done (see the module doc for the order of the rules).
@@ -274,6 +294,12 @@ def consolidate(
     by default it is computed with the memory's embedder, ``None`` searches by keywords instead.
     ``use_llm=False`` decides by thresholds even when an LLM is configured. LLM failures never escape:
     the thresholds decide instead.
+
+    When the candidate comes from an LLM that was shown stored facts while extracting it (``shown``, their
+    ids), it is not asked again about those: ``replaces`` (one of them, as that LLM said) is superseded by
+    the candidate unless it is a duplicate, and ``consolidate_fact`` is asked only about related facts it
+    was not shown. ``pool``, when given, must be every active fact ``owner`` owns: it is searched instead
+    of the store.
 
     Raises:
         InvalidInput: the candidate's content, category or importance is invalid.
@@ -287,9 +313,9 @@ def consolidate(
     if isinstance(vector, EllipsisType):
         vectors = memory._embed([_fact_text(content, subject)])
         vector = None if vectors is None else vectors[0]
-    near = neighbours(memory, content, owner=owner, subject=subject, vector=vector)
+    near = neighbours(memory, content, owner=owner, subject=subject, vector=vector, pool=pool)
     attr = (candidate.attribute, candidate.value) if candidate.attribute and candidate.value else attribute_of(content)
-    same_attr = _same_attribute(memory, owner, subject, attr[0], content) if attr else []
+    same_attr = _same_attribute(memory, owner, subject, attr[0], content, pool) if attr else []
     extra: dict[str, Any] = {"method": method, **dict(metadata or {})}
     if candidate.rule:
         extra["rule"] = candidate.rule
@@ -316,7 +342,14 @@ def consolidate(
     if duplicate is not None:
         return duplicate
 
-    related = [n for n in near if _related(n, vector is not None)]
+    if replaces is not None and replaces in shown:
+        replaced = memory.store.get_facts(memory.agent, [replaces])
+        if replaced and _same_scope(replaced[0], owner, subject):
+            old = replaced[0]
+            fact = make(content, max(candidate.importance, old.importance), old.visibility)
+            return _supersede(memory, old, fact, vector, "llm", "the extraction said it changes this fact")
+
+    related = [n for n in near if _related(n, vector is not None) and n.fact.id not in shown]
     if use_llm and memory.llm is not None and related:
         try:
             decision = _ask_llm(memory, content, category, owner, subject, related)

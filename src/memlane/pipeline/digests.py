@@ -49,7 +49,7 @@ from ..types import Message
 from ..validation import check_key
 from .core import Section
 from .extractive import Utterance, extractive_summary, split_sentences
-from .profile import ProfileView, profile_of, read_profile
+from .profile import ProfileView, merged_view, profile_of, read_profile
 from .prompts import Prompt, ask
 
 if TYPE_CHECKING:
@@ -560,6 +560,11 @@ def context_sections(pipeline: Pipeline, thread: str, user: str | None, query: s
     if user is None:
         return []
     memory = pipeline.memory
+    if CACHES.latest.get((memory.store.location, memory.agent, user), memory._now()) is None:
+        # No digest this hour: only an LLM-merged profile is shown, and reading one needs no fact list.
+        merged = merged_view(memory, user)
+        lines = _lines(merged.text or "") if merged is not None and merged.merged else []
+        return [Section(f"What you know about {user}", lines, share=SECTION_SHARE)] if lines else []
     view = read_profile(memory, user)
     found = _latest(memory, user, None, view.text)
     shown = view.text if view.merged else None

@@ -15,6 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -28,6 +29,7 @@ __all__ = [
     "select_sentences",
     "sentences_of",
     "split_sentences",
+    "term_set",
     "tfidf_vectors",
 ]
 
@@ -110,6 +112,12 @@ def content_terms(text: str) -> list[str]:
             word = word[:-1]
         terms.append(word)
     return terms
+
+
+@lru_cache(maxsize=8192)
+def term_set(text: str) -> frozenset[str]:
+    """:func:`content_terms` as a set, cached: consolidation compares the same stored facts again and again."""
+    return frozenset(content_terms(text))
 
 
 def sentences_of(utterances: Sequence[Utterance], *, limit: int = MAX_SENTENCES) -> list[Sentence]:

@@ -2,11 +2,18 @@
 
 The facts stay the source of truth; the profile is derived from them. A user's profile facts are the active
 facts they own plus the agent-level and shared facts whose subject is the user ("remember that alice is
-Sergey's sister"). Every ``remember`` / ``update_fact`` / ``forget`` of a user's fact queues one
-``profile`` job for that user (deduplicated while pending), which rebuilds the profile:
+Sergey's sister"). Every ``remember`` / ``update_fact`` / ``forget`` of a user's fact (and every fact the
+pipeline extracts) queues one ``profile`` job for that user, deduplicated while pending and, with an LLM,
+run ``profile_merge_delay`` seconds later (60), so that one job covers a burst of facts. LLM merges are
+coalesced further (:func:`merge_due`): the job merges at once when a merged fact was forgotten or
+changed, or ``profile_merge_facts`` (20) facts are new; with fewer new facts it queues the merge for when
+the oldest of them is ``profile_merge_max_age`` seconds (a week) old. Reads never wait for it: new facts are
+shown as bullets under the merged text, and a forgotten fact is never shown. The job rebuilds the profile:
 
 - with an LLM, the ``merge_profile`` prompt at temperature 0 rewrites the previous profile so that it states
-  exactly the current facts: new ones merged in (newer wins on a conflict), forgotten ones gone;
+  exactly the current facts: new ones merged in (newer wins on a conflict), forgotten ones gone. As the call
+  is made anyway, the users whose merge is waiting (a profile job queued) come along: ``merge_profiles``
+  merges up to ``MAX_USERS_PER_MERGE`` of them in one call (:func:`rebuild_profiles`);
 - without one, or when the call fails, the profile is the maintained bullet list of the facts, most important
   first. After a failure the bullet list is stored at once (a forgotten fact must vanish now), then the job
   raises so the worker retries the LLM merge later; on the job's last attempt the bullet list stays.
@@ -29,17 +36,23 @@ import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
-
 from ..errors import InvalidInput, ProviderError
-from ..llm import ChatMessage
 from ..store import FactFilter
 from ..types import Fact, Job, Summary
 from ..validation import NewJob, NewSummary, check_key
-from .prompts import Prompt, ask
+from .profile_prompts import (
+    MERGE_PROFILE,
+    MERGE_PROFILES,
+    ProfileFact,
+    ProfileInput,
+    ProfilesInput,
+    ProfileText,
+    ProfileTexts,
+)
+from .prompts import ask
 
 if TYPE_CHECKING:
     from ..memory import Memory
@@ -48,19 +61,26 @@ if TYPE_CHECKING:
 __all__ = [
     "HANDLERS",
     "JOB_KIND",
+    "MAX_USERS_PER_MERGE",
     "MERGE_PROFILE",
+    "MERGE_PROFILES",
     "SUMMARY_KIND",
     "ProfileFact",
     "ProfileInput",
     "ProfileText",
+    "ProfileTexts",
     "ProfileView",
+    "ProfilesInput",
     "after_fact_change",
     "bullet_list",
+    "merge_due",
+    "merged_view",
     "profile_facts",
     "profile_of",
     "range_key",
     "read_profile",
     "rebuild_profile",
+    "rebuild_profiles",
     "run",
     "stored_profiles",
 ]
@@ -70,26 +90,42 @@ logger = logging.getLogger("memlane.pipeline.profile")
 JOB_KIND = "profile"
 SUMMARY_KIND = "profile"
 MAX_PROFILE_FACTS = 200
-MAX_PROFILE_CHARS = 2000
+MAX_USERS_PER_MERGE = 8
+"""Users one ``merge_profiles`` call merges at most."""
+_WAITING_SCAN = 50  # profile jobs (pending, running) looked through for users to merge along
 
 
 # -- hooks ------------------------------------------------------------------------------------------
 
 
-def _dedupe_key(agent: str, user: str) -> str:
-    # Dedupe keys are unique across the whole store, so the agent is part of the key.
-    return JOB_KIND + ":" + json.dumps([agent, user], ensure_ascii=False, separators=(",", ":"))
+def _dedupe_key(agent: str, user: str, *, later: bool = False) -> str:
+    # Dedupe keys are unique across the whole store, so the agent is part of the key. A merge put off
+    # until later has a key of its own: a pending far-off job must not absorb (and so delay) the look
+    # that a new fact asks for.
+    kind = JOB_KIND + (".later" if later else "")
+    return kind + ":" + json.dumps([agent, user], ensure_ascii=False, separators=(",", ":"))
+
+
+def _job(agent: str, user: str, run_after: datetime | None, *, later: bool = False) -> NewJob:
+    return NewJob(JOB_KIND, {"user": user}, dedupe_key=_dedupe_key(agent, user, later=later), run_after=run_after)
 
 
 def after_fact_change(pipeline: Pipeline, user: str | None) -> list[NewJob]:
-    """One ``profile`` job for the user whose facts changed (none for the agent's own facts)."""
+    """One ``profile`` job for the user whose facts changed (none for the agent's own facts).
+
+    With an LLM it runs ``settings.profile_merge_delay`` seconds later, so that every fact of a burst (one
+    summarized batch, a run of ``remember`` calls) is covered by the one pending job; without one at once.
+    """
     if user is None:
         return []
-    return [NewJob(JOB_KIND, {"user": user}, dedupe_key=_dedupe_key(pipeline.memory.agent, user))]
+    memory = pipeline.memory
+    delay = memory.settings.profile_merge_delay if memory.llm is not None else 0.0
+    return [_job(memory.agent, user, memory._now() + timedelta(seconds=delay) if delay > 0 else None)]
 
 
 def run(pipeline: Pipeline, job: Job) -> None:
-    """The ``profile`` job: rebuild the user's profile from their current facts.
+    """The ``profile`` job: rebuild the user's profile from their current facts now, or, when only a few
+    facts were added since the last LLM merge, queue the merge for when it is due (:func:`merge_due`).
 
     Raises:
         InvalidInput: the payload names no user (retrying cannot help).
@@ -100,81 +136,59 @@ def run(pipeline: Pipeline, job: Job) -> None:
     user = job.payload.get("user")
     if not isinstance(user, str) or not user:
         raise InvalidInput(f"profile job {job.id} has no user in its payload")
-    rebuild_profile(pipeline.memory, user, final_attempt=job.attempts >= job.max_attempts)
+    memory = pipeline.memory
+    due = merge_due(memory, user)
+    if due is not None:
+        memory.store.enqueue_jobs(memory.agent, [_job(memory.agent, user, due, later=True)], memory._now())
+        return
+    final = job.attempts >= job.max_attempts
+    if memory.llm is None:
+        rebuild_profile(memory, user, final_attempt=final)
+        return
+    # The call is made anyway: it also merges the other users with a profile job queued (whose merge was
+    # put off), up to MAX_USERS_PER_MERGE; their own jobs then find nothing left to do.
+    rebuild_profiles(memory, [user, *_waiting(memory, user)], final_attempt=final)
+
+
+def _waiting(memory: Memory, user: str) -> list[str]:
+    """Other users of the agent with a profile job pending or running (newest first, a few)."""
+    jobs = [
+        job
+        for status in ("pending", "running")
+        for job in memory.store.list_jobs(memory.agent, status=status, kind=JOB_KIND, limit=_WAITING_SCAN)
+    ]
+    users = [j.payload.get("user") for j in jobs]
+    out = [u for u in dict.fromkeys(users) if isinstance(u, str) and u and u != user]
+    return out[: MAX_USERS_PER_MERGE - 1]
+
+
+def merge_due(memory: Memory, user: str) -> datetime | None:
+    """When the user's profile should next be merged by the LLM: None for now, else a later time.
+
+    Now, when there is no LLM (the bullet list costs nothing), when a fact the last LLM merge covered was
+    forgotten or changed (its text must not outlive the fact), when nothing is new, or when
+    ``settings.profile_merge_facts`` facts are new. Otherwise when the oldest new fact is
+    ``settings.profile_merge_max_age`` seconds old. Meanwhile :func:`profile_of` shows new facts as bullets.
+    """
+    if memory.llm is None:
+        return None
+    key = check_key(user, "user")
+    facts = profile_facts(memory, key)
+    merged = next((s for s in stored_profiles(memory, key) if s.method == "llm"), None)
+    theirs = merged.metadata.get("covered") if merged is not None else None
+    if not isinstance(theirs, dict) or not theirs:
+        theirs = {}
+    covered = _covered(facts)
+    if any(covered.get(fid) != digest for fid, digest in theirs.items()):
+        return None
+    new = [f for f in facts if str(f.id) not in theirs]
+    if not new or len(new) >= memory.settings.profile_merge_facts:
+        return None
+    due = min(f.updated_at for f in new) + timedelta(seconds=memory.settings.profile_merge_max_age)
+    return None if due <= memory._now() else due
 
 
 HANDLERS: dict[str, Callable[[Pipeline, Job], None]] = {JOB_KIND: run}
-
-
-# -- the prompt -------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class ProfileFact:
-    """One fact as the prompt shows it."""
-
-    content: str
-    category: str
-    since: date
-    subject: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ProfileInput:
-    """The user, their previous profile (if any) and every current fact about them, newest first."""
-
-    user: str
-    previous: str | None
-    facts: Sequence[ProfileFact]
-    today: date
-
-
-class ProfileText(BaseModel):
-    """The answer of ``merge_profile``: the whole new profile."""
-
-    model_config = ConfigDict(extra="ignore")
-
-    profile: str = Field(validation_alias=AliasChoices("profile", "memory", "content"))
-
-    @field_validator("profile")
-    @classmethod
-    def _profile(cls, value: str) -> str:
-        text = value.strip()
-        if not text:
-            raise ValueError("profile must not be blank")
-        return text if len(text) <= MAX_PROFILE_CHARS else text[: MAX_PROFILE_CHARS - 1].rstrip() + "…"
-
-
-_MERGE_SYSTEM = """\
-You maintain what a chat assistant knows about one person, as a short profile in the third person. \
-You are given their previous profile (possibly empty) and the complete list of facts currently known \
-about them, newest first, each with the date it was learned. Today is {today}.
-
-Write the new profile:
-- it states every current fact, merged into coherent prose;
-- it states nothing else: whatever the previous profile says that no current fact supports was \
-forgotten and must go;
-- when facts contradict each other, the newer one wins;
-- third person, name the person as the facts do (else by their key), concise: at most {max_chars} \
-characters; keep the previous profile's wording where it is still right.
-
-Answer with JSON only: {{"profile": "..."}}"""
-
-
-def _merge_messages(data: ProfileInput) -> list[ChatMessage]:
-    facts = "\n".join(
-        f"- [{f.since.isoformat()}] ({f.category}) {f.content}" + (f" (about {f.subject})" if f.subject else "")
-        for f in data.facts
-    )
-    body = (
-        f"Person (user key): {data.user}\n\nPrevious profile:\n{data.previous or '(none)'}\n\nCurrent facts:\n{facts}"
-    )
-    system = _MERGE_SYSTEM.format(today=data.today.isoformat(), max_chars=MAX_PROFILE_CHARS // 2)
-    return [ChatMessage.system(system), ChatMessage.user(body)]
-
-
-MERGE_PROFILE: Prompt[ProfileInput, ProfileText] = Prompt("merge_profile", ProfileText, _merge_messages)
-"""Seed 003's remember/forget merge, as one rewrite of the profile against the current facts."""
 
 
 # -- building ---------------------------------------------------------------------------------------
@@ -214,14 +228,28 @@ def stored_profiles(memory: Memory, user: str) -> list[Summary]:
     return [s for s in every if s.owner == user]
 
 
-def rebuild_profile(memory: Memory, user: str, *, final_attempt: bool = False) -> Summary | None:
-    """Rebuild and store the user's profile from their current facts; None (and no profile) without facts.
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """A user whose profile must be rebuilt: their current facts and what is stored."""
 
-    Raises:
-        ProviderError: the LLM merge failed and not ``final_attempt`` (the bullet list was stored first).
-        StorageError: the database failed.
-    """
-    key = check_key(user, "user")
+    user: str
+    facts: list[Fact]
+    stored: list[Summary]
+    covered: dict[str, str]
+    signature: str
+
+    @property
+    def current(self) -> Summary | None:
+        return self.stored[0] if self.stored else None
+
+    def data(self, today: date) -> ProfileInput:
+        previous = self.current.content if self.current is not None else None
+        shown = [ProfileFact(f.content, f.category, f.updated_at.date(), f.subject) for f in _newest_first(self.facts)]
+        return ProfileInput(self.user, previous, shown, today)
+
+
+def _plan(memory: Memory, key: str) -> _Plan | Summary | None:
+    """What rebuilding ``key``'s profile needs, or its result when nothing is to do (no facts: None)."""
     facts = profile_facts(memory, key)
     stored = stored_profiles(memory, key)
     if not facts:
@@ -229,39 +257,97 @@ def rebuild_profile(memory: Memory, user: str, *, final_attempt: bool = False) -
             memory.store.delete_summaries(memory.agent, [s.id for s in stored])
         return None
     covered = _covered(facts)
-    signature = _signature(covered)
-    current = stored[0] if stored else None
+    plan = _Plan(key, facts, stored, covered, _signature(covered))
+    current = plan.current
     if (
         current is not None
-        and current.metadata.get("signature") == signature
+        and current.metadata.get("signature") == plan.signature
         and (current.method == "llm" or memory.llm is None)
     ):
         _delete_older(memory, stored, current)
         return current
-    metadata: dict[str, object] = {"signature": signature, "covered": covered, "facts": len(facts)}
+    return plan
+
+
+def _finish(memory: Memory, plan: _Plan, text: str | None, failure: str | None) -> Summary:
+    """Store the LLM's ``text`` (None: the bullet list, with ``failure`` recorded) and drop older profiles."""
+    metadata: dict[str, object] = {"signature": plan.signature, "covered": plan.covered, "facts": len(plan.facts)}
+    method = "list"
+    if text is not None:
+        assert memory.llm is not None
+        metadata["model"], method = memory.llm.model, "llm"
+    else:
+        text = bullet_list(plan.facts)
+        if failure is not None:
+            metadata["fallback"] = failure
+    summary = _store(memory, plan.user, text, method, plan.signature, metadata)
+    _delete_older(memory, plan.stored, summary)
+    return summary
+
+
+def _reason(error: ProviderError) -> str:
+    return f"{type(error).__name__}: {' '.join(str(error).split())}"[:300]
+
+
+def rebuild_profile(memory: Memory, user: str, *, final_attempt: bool = False) -> Summary | None:
+    """Rebuild and store the user's profile from their current facts; None (and no profile) without facts.
+
+    Raises:
+        ProviderError: the LLM merge failed and not ``final_attempt`` (the bullet list was stored first).
+        StorageError: the database failed.
+    """
+    plan = _plan(memory, check_key(user, "user"))
+    if not isinstance(plan, _Plan):
+        return plan
+    if memory.llm is None:
+        return _finish(memory, plan, None, None)
+    try:
+        text = ask(memory.llm, MERGE_PROFILE, plan.data(memory._now().date()), agent=memory.agent).profile
+    except ProviderError as error:
+        logger.warning("profile of %s: LLM merge failed (%s); bullet list for now", plan.user, _reason(error))
+        summary = _finish(memory, plan, None, _reason(error))
+        if not final_attempt:
+            raise
+        return summary
+    return _finish(memory, plan, text, None)
+
+
+def rebuild_profiles(memory: Memory, users: Sequence[str], *, final_attempt: bool = False) -> int:
+    """:func:`rebuild_profile` for several users, with one ``merge_profiles`` LLM call per
+    ``MAX_USERS_PER_MERGE`` of those whose profile needs the LLM (one alone: ``merge_profile``); returns how
+    many LLM calls were made. A user the answer leaves out gets the bullet list for now.
+
+    Raises:
+        ProviderError: a merge failed and not ``final_attempt`` (bullet lists were stored first).
+        StorageError: the database failed.
+    """
+    plans = [p for p in (_plan(memory, check_key(u, "user")) for u in dict.fromkeys(users)) if isinstance(p, _Plan)]
+    if memory.llm is None:
+        for plan in plans:
+            _finish(memory, plan, None, None)
+        return 0
+    if len(plans) == 1:
+        rebuild_profile(memory, plans[0].user, final_attempt=final_attempt)
+        return 1
     failure: ProviderError | None = None
-    text, method = None, "list"
-    if memory.llm is not None:
-        data = ProfileInput(
-            key,
-            current.content if current is not None else None,
-            [ProfileFact(f.content, f.category, f.updated_at.date(), f.subject) for f in _newest_first(facts)],
-            memory._now().date(),
-        )
-        try:
-            text, method = ask(memory.llm, MERGE_PROFILE, data, agent=memory.agent).profile, "llm"
-            metadata["model"] = memory.llm.model
-        except ProviderError as error:
-            failure = error
-            metadata["fallback"] = f"{type(error).__name__}: {' '.join(str(error).split())}"[:300]
-            logger.warning("profile of %s: LLM merge failed (%s); bullet list for now", key, metadata["fallback"])
-    if text is None:
-        text = bullet_list(facts)
-    summary = _store(memory, key, text, method, signature, metadata)
-    _delete_older(memory, stored, summary)
+    calls = 0
+    for start in range(0, len(plans), MAX_USERS_PER_MERGE):
+        group = plans[start : start + MAX_USERS_PER_MERGE]
+        texts: dict[str, str] = {}
+        reason = None
+        if failure is None:  # after a failure no further call in this run
+            calls += 1
+            try:
+                data = ProfilesInput([p.data(memory._now().date()) for p in group], memory._now().date())
+                texts = ask(memory.llm, MERGE_PROFILES, data, agent=memory.agent).profiles
+            except ProviderError as error:
+                failure, reason = error, _reason(error)
+                logger.warning("profiles of %d users: LLM merge failed (%s); bullet lists for now", len(group), reason)
+        for plan in group:
+            _finish(memory, plan, texts.get(plan.user), reason or ("not in the answer" if texts else None))
     if failure is not None and not final_attempt:
         raise failure
-    return summary
+    return calls
 
 
 def _newest_first(facts: Sequence[Fact]) -> list[Fact]:
@@ -321,6 +407,19 @@ class ProfileView:
     merged: bool
 
 
+def merged_view(memory: Memory, user: str) -> ProfileView | None:
+    """:func:`read_profile` if an LLM merged the user's profile, else None, without reading the facts.
+
+    Raises:
+        InvalidInput: ``user`` is not a valid key.
+    """
+    key = check_key(user, "user")
+    stored = stored_profiles(memory, key)
+    if not stored or stored[0].method != "llm":
+        return None
+    return _read(memory, key, stored)
+
+
 def read_profile(memory: Memory, user: str) -> ProfileView:
     """:func:`profile_of`, also telling whether the text is more than the bullet list of the facts.
 
@@ -328,10 +427,15 @@ def read_profile(memory: Memory, user: str) -> ProfileView:
         InvalidInput: ``user`` is not a valid key.
     """
     key = check_key(user, "user")
+    return _read(memory, key, None)
+
+
+def _read(memory: Memory, key: str, stored: Sequence[Summary] | None) -> ProfileView:
     facts = profile_facts(memory, key)
     if not facts:
         return ProfileView(None, False)
-    stored = stored_profiles(memory, key)
+    if stored is None:
+        stored = stored_profiles(memory, key)
     covered = _covered(facts)
     if stored:
         theirs = stored[0].metadata.get("covered")

@@ -29,6 +29,7 @@ __all__ = [
     "ConsolidationDecision",
     "ExistingFact",
     "ExtractedFact",
+    "KnownFact",
     "Prompt",
     "PromptMessage",
     "SummarizeInput",
@@ -100,6 +101,16 @@ class PromptMessage:
 
 
 @dataclass(frozen=True, slots=True)
+class KnownFact:
+    """A stored fact of one of the batch's users, shown so that the model neither repeats it nor misses
+    that a new fact changes it."""
+
+    id: int
+    user: str
+    content: str
+
+
+@dataclass(frozen=True, slots=True)
 class SummarizeInput:
     """What ``summarize_and_extract`` needs: a batch of a thread's messages and its setting."""
 
@@ -108,6 +119,8 @@ class SummarizeInput:
     previous_summary: str | None = None
     users: Sequence[str] = field(default_factory=tuple)
     """The user keys who wrote in the batch; a fact's ``speaker`` must be one of them."""
+    known: Sequence[KnownFact] = field(default_factory=tuple)
+    """Facts already stored about those users (their most important and newest)."""
 
 
 class ExtractedFact(BaseModel):
@@ -120,6 +133,17 @@ class ExtractedFact(BaseModel):
     importance: int = 3
     subject: str | None = None
     speaker: str | None = None
+    replaces: int | None = None
+    """The id of a known fact this one changes or contradicts (checked against the ids shown)."""
+
+    @field_validator("replaces", mode="before")
+    @classmethod
+    def _replaces(cls, value: Any) -> int | None:
+        try:
+            number = int(str(value).strip().lstrip("#"))
+        except (TypeError, ValueError):
+            return None
+        return number if number > 0 else None
 
     @field_validator("content")
     @classmethod
@@ -189,13 +213,17 @@ topic, other;
 - "importance": 1 (trivia) to 5 (must never be forgotten, e.g. allergies, names of close people);
 - "speaker": the user key (before the parentheses) of the user who stated it;
 - "subject": null when the fact is about the speaker; otherwise who or what it is about (a user key, a \
-name, or a short lowercase-hyphenated topic such as "lisbon-trip").
+name, or a short lowercase-hyphenated topic such as "lisbon-trip");
+- "replaces": when "Already known" lists a fact this one changes or contradicts (a new city, job, \
+opinion), that fact's id; else null.
+Never list a fact "Already known" states, even in other words.
 
 Dates in the conversation are absolute; resolve "tomorrow" or "last week" against the message's date. \
 Today is {today}.
 
 Answer with JSON only: {{"summary": "...", "facts": [{{"category": "...", "content": "...", \
-"importance": 3, "speaker": "...", "subject": null}}]}}. Use "facts": [] when nothing qualifies."""
+"importance": 3, "speaker": "...", "subject": null, "replaces": null}}]}}. Use "facts": [] when nothing \
+qualifies."""
 
 
 def _transcript(messages: Sequence[PromptMessage]) -> str:
@@ -212,6 +240,9 @@ def _summarize_messages(data: SummarizeInput) -> list[ChatMessage]:
         parts.append(f"Summary of what came before (context only, do not repeat it):\n{data.previous_summary}")
     users = ", ".join(data.users) if data.users else "(none identified)"
     parts.append(f"Users in this stretch: {users}")
+    if data.known:
+        known = "\n".join(f"[id {f.id}] {f.user}: {_clip(f.content, 300)}" for f in data.known)
+        parts.append(f'Already known (do not repeat; cite an id in "replaces" when a fact changes):\n{known}')
     parts.append(f"Conversation:\n{_transcript(data.messages)}")
     return [
         ChatMessage.system(_SUMMARIZE_SYSTEM.format(today=data.today.isoformat())),

@@ -6,7 +6,10 @@ decides. When a thread holds more than ``settings.summarize_after`` unsummarized
 ``summarize_after - summarize_batch`` (at least one), which stay verbatim for the context window. With
 the defaults (30, 20): 31 messages → a summary of seqs 1–20, and 11 messages stay unsummarized.
 
-One batch, one LLM call (``summarize_and_extract``): a summary and the facts the users stated. Without an
+One batch, one LLM call (``summarize_and_extract``): a summary and the facts the users stated. The call is
+shown up to ``KNOWN_FACTS`` stored facts of each user (those sharing most words with the batch), so it
+repeats none and names the one a new fact replaces; consolidation then needs no LLM call of its own, except
+for a user with more facts than could be weighed (``_KNOWN_SCAN``). Without an
 LLM the same step is extractive: the most central sentences (:mod:`.extractive`) and the explicit
 first-person statements (:mod:`.rules`). The summary's ``method`` and each fact's ``metadata.method``
 say which produced them.
@@ -35,11 +38,11 @@ from typing import TYPE_CHECKING, Any
 from ..errors import InvalidInput, ProviderError
 from ..memory import _fact_text
 from ..store import FactFilter
-from ..types import Job, Message, Summary
+from ..types import Fact, Job, Message, Summary
 from ..validation import NewJob, NewMessage, NewSummary
 from .consolidate import Decision, consolidate
-from .extractive import Utterance, extractive_summary
-from .prompts import SUMMARIZE_AND_EXTRACT, PromptMessage, SummarizeInput, ask
+from .extractive import Utterance, content_terms, extractive_summary, term_set
+from .prompts import SUMMARIZE_AND_EXTRACT, KnownFact, PromptMessage, SummarizeInput, ask
 from .rules import CandidateFact, attribute_of, extract_facts
 
 if TYPE_CHECKING:
@@ -66,6 +69,10 @@ MAX_BATCHES_PER_RUN = 10
 """Batches one job summarizes before handing the rest to a follow-up job (an import of 10,000
 messages must not hold one lease for an hour)."""
 _NAME_SCAN = 200  # owned facts looked through for a user's name
+_KNOWN_SCAN = 3 * 20  # owned facts (most important, newest) ranked for KNOWN_FACTS
+KNOWN_FACTS = 20
+"""Stored facts per user shown to ``summarize_and_extract``, so that it neither repeats them nor needs a
+``consolidate_fact`` call per new fact to say which one it changes (one LLM call per batch, seed 004)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +81,7 @@ class _Owned:
 
     candidate: CandidateFact
     owner: str | None
+    replaces: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +90,11 @@ class _Extraction:
     facts: list[_Owned]
     method: str
     metadata: dict[str, Any] = field(default_factory=dict)
+    shown: frozenset[int] = frozenset()
+    """Ids of the stored facts the LLM saw while extracting: consolidation does not ask about them again."""
+    pools: dict[str, list[Fact]] = field(default_factory=dict)
+    """Every active fact of a user, where fewer than ``_KNOWN_SCAN`` were found: consolidation compares
+    candidates with these instead of searching the store again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,8 +185,10 @@ def _summarize(
     settings = memory.settings
     done: list[BatchResult] = []
     llm_down: str | None = None  # once the LLM failed on a last attempt, later batches skip it
+    # Read once: each stored batch is dropped from the list. Messages written meanwhile queue a job of
+    # their own, which picks them up.
+    pending = memory.store.messages(memory.agent, thread, unsummarized_only=True)
     while True:
-        pending = memory.store.messages(memory.agent, thread, unsummarized_only=True)
         batch = plan_batch(pending, settings.summarize_after, settings.summarize_batch)
         if not batch:
             return done, False
@@ -182,7 +197,7 @@ def _summarize(
         extraction = None
         if memory.llm is not None and llm_down is None and any(_readable(m) for m in batch):
             try:
-                extraction = _llm_extraction(memory, thread, batch)
+                extraction = _llm_extraction(memory, thread, batch, _latest(memory, thread))
             except ProviderError as error:
                 if not final_attempt:
                     raise
@@ -198,6 +213,13 @@ def _summarize(
         if result is None:
             return done, False  # another worker summarized this range meanwhile; it carries on
         done.append(result)
+        pending = pending[len(batch) :]
+
+
+def _latest(memory: Memory, thread: str) -> Summary | None:
+    """The thread's newest rolling summary (ranges only grow, so it ends where summarizing stopped)."""
+    found = memory.store.summaries(memory.agent, thread=thread, kind=SUMMARY_KIND, limit=1)
+    return found[0] if found else None
 
 
 # -- the two ways to read a batch -------------------------------------------------------------------
@@ -212,7 +234,7 @@ def _users(batch: Sequence[Message]) -> list[str]:
     return list(dict.fromkeys(m.user for m in batch if m.role == "user" and m.user))
 
 
-def _llm_extraction(memory: Memory, thread: str, batch: Sequence[Message]) -> _Extraction:
+def _llm_extraction(memory: Memory, thread: str, batch: Sequence[Message], previous: Summary | None) -> _Extraction:
     """Summary and facts of ``batch`` in one ``summarize_and_extract`` call.
 
     Raises:
@@ -221,18 +243,20 @@ def _llm_extraction(memory: Memory, thread: str, batch: Sequence[Message]) -> _E
     assert memory.llm is not None
     users = _users(batch)
     names = {m.user: m.name for m in batch if m.user and m.name}
-    previous = memory.store.summaries(memory.agent, thread=thread, kind=SUMMARY_KIND, limit=1)
+    known, pools = _known_facts(memory, users, batch)
     data = SummarizeInput(
         messages=[PromptMessage(m.seq, m.role, m.content, m.created_at, m.user, m.name) for m in batch if _readable(m)],
         today=memory._now().date(),
-        previous_summary=previous[0].content if previous else None,
+        previous_summary=previous.content if previous is not None else None,
         users=users,
+        known=known,
     )
     answer = ask(memory.llm, SUMMARIZE_AND_EXTRACT, data, agent=memory.agent)
+    shown = frozenset(f.id for f in known)
     facts: list[_Owned] = []
     for fact in answer.facts:
-        known, owner = _owner_of(fact.speaker, users, names)
-        if not known:
+        named, owner = _owner_of(fact.speaker, users, names)
+        if not named:
             logger.info("summarize %s: dropped a fact no user can be named for: %r", thread, fact.content)
             continue
         candidate = CandidateFact(
@@ -242,8 +266,32 @@ def _llm_extraction(memory: Memory, thread: str, batch: Sequence[Message]) -> _E
             subject=_subject_key(fact.subject, owner, names),
             speaker=owner,
         )
-        facts.append(_Owned(candidate, owner))
-    return _Extraction(answer.summary, facts, "llm", {"model": memory.llm.model})
+        facts.append(_Owned(candidate, owner, fact.replaces if fact.replaces in shown else None))
+    return _Extraction(answer.summary, facts, "llm", {"model": memory.llm.model}, shown, pools)
+
+
+def _known_facts(
+    memory: Memory, users: Sequence[str], batch: Sequence[Message]
+) -> tuple[list[KnownFact], dict[str, list[Fact]]]:
+    """Up to ``KNOWN_FACTS`` active facts of each of the batch's users (those sharing the most words with
+    the batch, then the most important and newest), and each user's complete list of active facts when
+    it is short (see ``_Extraction.pools``)."""
+    if not users:
+        return [], {}
+    words: frozenset[str] | None = None
+    known: list[KnownFact] = []
+    pools: dict[str, list[Fact]] = {}
+    for user in users:
+        owned = memory.store.list_facts(memory.agent, FactFilter(user=user, owned_only=True), limit=_KNOWN_SCAN)
+        if len(owned) < _KNOWN_SCAN:
+            pools[user] = list(owned)
+        if len(owned) > KNOWN_FACTS:  # sorted() is stable: ties keep the store's importance/recency order
+            if words is None:
+                words = frozenset(content_terms(" ".join(m.content for m in batch)))
+            batch_words = words
+            owned = sorted(owned, key=lambda f: -len(batch_words & term_set(f.content)))[:KNOWN_FACTS]
+        known.extend(KnownFact(f.id, user, f.content) for f in owned)
+    return known, pools
 
 
 def _owner_of(speaker: str | None, users: Sequence[str], names: dict[str, str]) -> tuple[bool, str | None]:
@@ -352,9 +400,9 @@ def _store(
     Raises:
         ProviderError: embedding failed (not with ``final_attempt``: then nothing is embedded).
     """
-    current = memory.store.get_messages(memory.agent, [m.id for m in batch])
-    if any(m.summarized for m in current):
-        return None
+    latest = _latest(memory, thread)
+    if latest is not None and latest.to_seq is not None and latest.to_seq >= batch[0].seq:
+        return None  # summarized by another worker meanwhile (one row read, not the batch again)
     from_seq, to_seq = batch[0].seq, batch[-1].seq
     texts = [extraction.summary] + [_fact_text(f.candidate.content, f.candidate.subject) for f in extraction.facts]
     try:
@@ -365,6 +413,8 @@ def _store(
         logger.warning("summarize %s: embedding failed on the last attempt; storing without vectors", thread)
         vectors = None
     decisions: list[Decision] = []
+    shown = set(extraction.shown)
+    pools = {user: list(facts) for user, facts in extraction.pools.items()}
     for i, owned in enumerate(extraction.facts, start=1):
         source = (owned.candidate.seq, owned.candidate.seq) if owned.candidate.seq is not None else (from_seq, to_seq)
         try:
@@ -377,12 +427,24 @@ def _store(
                 to_seq=source[1],
                 method="llm" if extraction.method == "llm" else "rules",
                 vector=None if vectors is None else vectors[i],
-                use_llm=extraction.method == "llm",
+                # A second call only for a user with more facts than the extraction could weigh: their
+                # most relevant were shown; the rest of a short list differ enough to be judged by words.
+                use_llm=extraction.method == "llm" and owned.owner not in extraction.pools,
+                replaces=owned.replaces,
+                shown=shown,
+                pool=pools.get(owned.owner) if owned.owner is not None else None,
             )
         except InvalidInput as error:  # one unusable fact must not sink the batch
             logger.warning("summarize %s: skipped fact %r: %s", thread, owned.candidate.content, error)
             continue
         decisions.append(decision)
+        if decision.fact is not None and extraction.method == "llm":
+            shown.add(decision.fact.id)  # the model wrote this batch's facts together: none is news to it
+        if owned.owner in pools:
+            if decision.action == "ADD" and decision.fact is not None:
+                pools[owned.owner].append(decision.fact)
+            elif decision.action != "NOOP" or decision.decided_by == "attribute":
+                del pools[owned.owner]  # facts were superseded: search the store again from here on
     counts: dict[str, int] = {}
     for decision in decisions:
         counts[decision.action] = counts.get(decision.action, 0) + 1
