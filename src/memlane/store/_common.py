@@ -1,13 +1,52 @@
-"""Small helpers shared by the storage backends: time formats, JSON columns, query terms."""
+"""Small helpers shared by the storage backends: time formats, JSON columns, query terms, and the
+backend-neutral halves of row conversion and of export/import records.
+
+Every backend selects the columns of a message, fact, summary, thread and history entry in one order
+(see ``MESSAGE_COLS`` … in :mod:`.sqlite_common`, ``MESSAGE_SELECT`` … in :mod:`.postgres_common`); what
+differs is how a JSON or time column comes back from the driver. A :class:`RowCodec` says that, and the
+``*_from_row`` / ``*_record`` builders do the rest the same way for every backend.
+"""
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-__all__ = ["STOPWORDS", "dump_json", "fmt_time", "load_json", "parse_time", "query_terms"]
+from ..errors import InvalidInput
+from ..types import Fact, FactChange, Message, Summary, Thread
+
+__all__ = [
+    "CHANGEABLE_FACT_FIELDS",
+    "STOPWORDS",
+    "RowCodec",
+    "check_fact_fields",
+    "dump_json",
+    "fact_change_from_row",
+    "fact_diff",
+    "fact_from_row",
+    "fact_import_row",
+    "fact_records",
+    "first_fact_changes",
+    "fmt_time",
+    "import_counts",
+    "json_value",
+    "load_json",
+    "message_from_row",
+    "message_record",
+    "parse_time",
+    "query_terms",
+    "summary_from_row",
+    "summary_import_row",
+    "summary_record",
+    "thread_from_row",
+    "thread_import_row",
+    "thread_record",
+    "unchanged",
+]
 
 # Words too common in chat to help a keyword search; the dense retriever covers their meaning.
 STOPWORDS = frozenset(
@@ -193,3 +232,347 @@ def query_terms(text: str, *, max_terms: int = 32) -> list[str]:
     if not terms:  # a query of stopwords only still deserves an answer
         terms = list(dict.fromkeys(_WORD_RE.findall(text.lower())))[:max_terms]
     return terms
+
+
+# -- row conversion and export records (the same for every backend) --------------------------------
+#: Fields of a fact a caller may change.
+CHANGEABLE_FACT_FIELDS = frozenset(
+    {
+        "content",
+        "category",
+        "importance",
+        "subject",
+        "visibility",
+        "owner",
+        "metadata",
+        "status",
+        "valid_from",
+        "invalid_at",
+        "superseded_by",
+    }
+)
+
+
+def unchanged(value: Any) -> Any:
+    """A column value as the driver returned it (for a :class:`RowCodec` with nothing to convert)."""
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class RowCodec:
+    """How JSON and time values are converted on the way between a backend's columns and the values
+    wanted (both functions get None for NULL and must handle it).
+
+    Rows to :mod:`memlane.types` objects: ``time`` returns aware datetimes. Rows to export records:
+    ``time`` returns :func:`fmt_time` text. Export records to column values (``*_import_row``): ``json``
+    and ``time`` return what the driver binds for a JSON and a time column.
+    """
+
+    json: Callable[[Any], Any]
+    time: Callable[[Any], Any]
+
+
+def thread_from_row(r: Sequence[Any], users: tuple[str, ...], codec: RowCodec) -> Thread:
+    """A thread from its columns (id, agent, key, status, system_prompt, metadata, created, updated, ended, count)."""
+    return Thread(
+        agent=r[1],
+        key=r[2],
+        status=r[3],
+        system_prompt=r[4],
+        metadata=codec.json(r[5]),
+        created_at=codec.time(r[6]),
+        updated_at=codec.time(r[7]),
+        ended_at=codec.time(r[8]),
+        message_count=int(r[9]),
+        users=users,
+    )
+
+
+def message_from_row(r: Sequence[Any], codec: RowCodec) -> Message:
+    """A message from its 14 columns, in the order every backend selects them."""
+    return Message(
+        id=r[0],
+        agent=r[1],
+        thread=r[2],
+        seq=r[3],
+        role=r[4],
+        content=r[5],
+        user=r[6],
+        name=r[7],
+        tool_calls=codec.json(r[8]),
+        tool_call_id=r[9],
+        token_count=r[10],
+        metadata=codec.json(r[11]),
+        created_at=codec.time(r[12]),
+        summarized=bool(r[13]),
+    )
+
+
+def fact_from_row(r: Sequence[Any], codec: RowCodec) -> Fact:
+    """A fact from its 20 columns, in the order every backend selects them."""
+    return Fact(
+        id=r[0],
+        agent=r[1],
+        content=r[2],
+        category=r[3],
+        importance=r[4],
+        owner=r[5],
+        subject=r[6],
+        visibility=r[7],
+        source_thread=r[8],
+        source_from_seq=r[9],
+        source_to_seq=r[10],
+        metadata=codec.json(r[11]),
+        created_at=codec.time(r[12]),
+        updated_at=codec.time(r[13]),
+        last_accessed_at=codec.time(r[14]),
+        access_count=r[15],
+        status=r[16],
+        valid_from=codec.time(r[17]),
+        invalid_at=codec.time(r[18]),
+        superseded_by=r[19],
+    )
+
+
+def summary_from_row(r: Sequence[Any], codec: RowCodec) -> Summary:
+    """A summary from its 11 columns, in the order every backend selects them."""
+    return Summary(
+        id=r[0],
+        agent=r[1],
+        thread=r[2],
+        kind=r[3],
+        content=r[4],
+        from_seq=r[5],
+        to_seq=r[6],
+        owner=r[7],
+        method=r[8],
+        metadata=codec.json(r[9]),
+        created_at=codec.time(r[10]),
+    )
+
+
+def fact_change_from_row(r: Sequence[Any], codec: RowCodec) -> FactChange:
+    """A history entry from (id, fact_id, action, actor, old_content, new_content, changes, at)."""
+    return FactChange(
+        id=r[0],
+        fact_id=r[1],
+        action=r[2],
+        actor=r[3],
+        old_content=r[4],
+        new_content=r[5],
+        changes=codec.json(r[6]),
+        at=codec.time(r[7]),
+    )
+
+
+def json_value(value: Any) -> Any:
+    """A field value as JSON can hold it (a datetime as :func:`fmt_time` text)."""
+    return fmt_time(value) if isinstance(value, datetime) else value
+
+
+def check_fact_fields(changes: Mapping[str, Any]) -> None:
+    """Raises InvalidInput if ``changes`` names a field a caller may not change."""
+    unknown = set(changes) - CHANGEABLE_FACT_FIELDS
+    if unknown:
+        raise InvalidInput(f"cannot change fact fields: {', '.join(sorted(unknown))}")
+
+
+def fact_diff(before: Fact, changes: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """The changes that change something, as a history entry records them: ``{field: {"old", "new"}}``."""
+    diff: dict[str, dict[str, Any]] = {}
+    for key, value in changes.items():
+        old = getattr(before, key)
+        if old != value:
+            diff[key] = {"old": json_value(old), "new": json_value(value)}
+    return diff
+
+
+def thread_record(r: Sequence[Any], codec: RowCodec) -> dict[str, Any]:
+    """The export record of a thread row (columns as for :func:`thread_from_row`)."""
+    return {
+        "type": "thread",
+        "thread": r[2],
+        "status": r[3],
+        "system_prompt": r[4],
+        "metadata": codec.json(r[5]),
+        "created_at": codec.time(r[6]),
+        "updated_at": codec.time(r[7]),
+        "ended_at": codec.time(r[8]),
+    }
+
+
+def message_record(m: Sequence[Any], codec: RowCodec) -> dict[str, Any]:
+    """The export record of a message row (columns as for :func:`message_from_row`)."""
+    return {
+        "type": "message",
+        "thread": m[2],
+        "seq": m[3],
+        "role": m[4],
+        "content": m[5],
+        "user": m[6],
+        "name": m[7],
+        "tool_calls": codec.json(m[8]),
+        "tool_call_id": m[9],
+        "metadata": codec.json(m[11]),
+        "created_at": codec.time(m[12]),
+        "summarized": bool(m[13]),
+    }
+
+
+def summary_record(s: Sequence[Any], codec: RowCodec) -> dict[str, Any]:
+    """The export record of a summary row (columns as for :func:`summary_from_row`)."""
+    return {
+        "type": "summary",
+        "thread": s[2],
+        "kind": s[3],
+        "content": s[4],
+        "from_seq": s[5],
+        "to_seq": s[6],
+        "owner": s[7],
+        "method": s[8],
+        "metadata": codec.json(s[9]),
+        "created_at": codec.time(s[10]),
+    }
+
+
+def _fact_record(r: Sequence[Any], ref: int, refs: Mapping[int, int], codec: RowCodec) -> dict[str, Any]:
+    return {
+        "type": "fact",
+        "ref": ref,
+        "content": r[2],
+        "category": r[3],
+        "importance": r[4],
+        "owner": r[5],
+        "subject": r[6],
+        "visibility": r[7],
+        "source_thread": r[8],
+        "source_from_seq": r[9],
+        "source_to_seq": r[10],
+        "metadata": codec.json(r[11]),
+        "created_at": codec.time(r[12]),
+        "updated_at": codec.time(r[13]),
+        "last_accessed_at": codec.time(r[14]),
+        "access_count": r[15],
+        "status": r[16],
+        "valid_from": codec.time(r[17]),
+        "invalid_at": codec.time(r[18]),
+        "superseded_by": refs.get(r[19]) if r[19] is not None else None,
+    }
+
+
+def fact_records(
+    fact_rows: Iterable[Sequence[Any]],
+    history: Iterable[Sequence[Any]],
+    wanted: set[str] | None,
+    codec: RowCodec,
+) -> Iterator[dict[str, Any]]:
+    """The export records of an agent's facts and their history.
+
+    ``fact_rows`` are the agent's facts by id (columns as for :func:`fact_from_row`), ``history`` its
+    history entries by id as (fact_id, action, actor, old_content, new_content, changes, at). With
+    ``wanted`` threads, only facts drawn from them (and their history) are exported. Facts are numbered
+    1, 2, 3 … (``ref``) in id order; a fact deleted since, whose history is kept, gets a ``deleted_fact``
+    record so its history still has a fact to refer to. The history entries come last.
+    """
+    if wanted is not None:
+        fact_rows = [r for r in fact_rows if r[8] in wanted]
+    live = {int(r[0]): r for r in fact_rows}
+    if wanted is not None:
+        history = [h for h in history if h[0] in live]
+    history = list(history)
+    refs = {fid: i + 1 for i, fid in enumerate(sorted(set(live) | {int(h[0]) for h in history}))}
+    for fact_id, ref in refs.items():
+        row = live.get(fact_id)
+        if row is None:
+            yield {"type": "deleted_fact", "ref": ref}
+        else:
+            yield _fact_record(row, ref, refs, codec)
+    for h in history:
+        yield {
+            "type": "fact_change",
+            "fact": refs[int(h[0])],
+            "action": h[1],
+            "actor": h[2],
+            "old_content": h[3],
+            "new_content": h[4],
+            "changes": codec.json(h[5]),
+            "at": codec.time(h[6]),
+        }
+
+
+def thread_import_row(rec: Mapping[str, Any], agent_id: int, codec: RowCodec) -> tuple[Any, ...]:
+    """Column values of a thread record: (agent_id, key, status, system_prompt, metadata, created_at,
+    updated_at, ended_at). Raises KeyError for a missing field."""
+    return (
+        agent_id,
+        rec["thread"],
+        rec["status"],
+        rec["system_prompt"],
+        codec.json(rec["metadata"]),
+        codec.time(rec["created_at"]),
+        codec.time(rec["updated_at"]),
+        codec.time(rec["ended_at"]),
+    )
+
+
+def summary_import_row(
+    rec: Mapping[str, Any], agent_id: int, thread_id: int | None, codec: RowCodec
+) -> tuple[Any, ...]:
+    """Column values of a summary record: (agent_id, thread_id, kind, owner, from_seq, to_seq, content,
+    method, metadata, created_at). Raises KeyError for a missing field."""
+    return (
+        agent_id,
+        thread_id,
+        rec["kind"],
+        rec["owner"],
+        rec["from_seq"],
+        rec["to_seq"],
+        rec["content"],
+        rec["method"],
+        codec.json(rec["metadata"]),
+        codec.time(rec["created_at"]),
+    )
+
+
+def fact_import_row(
+    rec: Mapping[str, Any], agent_id: int, source_thread_id: int | None, codec: RowCodec
+) -> tuple[Any, ...]:
+    """Column values of a fact record: (agent_id, owner, subject, category, content, importance,
+    visibility, source_thread_id, source_thread, source_from_seq, source_to_seq, metadata, status,
+    valid_from, invalid_at, created_at, updated_at, last_accessed_at, access_count). Raises KeyError for
+    a missing field."""
+    return (
+        agent_id,
+        rec["owner"],
+        rec["subject"],
+        rec["category"],
+        rec["content"],
+        rec["importance"],
+        rec["visibility"],
+        source_thread_id,
+        rec["source_thread"],
+        rec["source_from_seq"],
+        rec["source_to_seq"],
+        codec.json(rec["metadata"]),
+        rec["status"],
+        codec.time(rec["valid_from"]),
+        codec.time(rec["invalid_at"]),
+        codec.time(rec["created_at"]),
+        codec.time(rec["updated_at"]),
+        codec.time(rec["last_accessed_at"]),
+        rec["access_count"],
+    )
+
+
+def import_counts() -> dict[str, int]:
+    """What an import reports, before anything is imported."""
+    return {"threads": 0, "messages": 0, "facts": 0, "fact_changes": 0, "summaries": 0}
+
+
+def first_fact_changes(records: Iterable[Mapping[str, Any]]) -> dict[int, Mapping[str, Any]]:
+    """The first ``fact_change`` record of each fact ref (it finds a fact already imported before)."""
+    first: dict[int, Mapping[str, Any]] = {}
+    for rec in records:
+        if rec["type"] == "fact_change":
+            first.setdefault(rec["fact"], rec)
+    return first

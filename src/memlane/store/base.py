@@ -288,6 +288,14 @@ class Store(ABC):
         """Store or replace the vectors of items (kind "message", "fact" or "summary")."""
 
     @abstractmethod
+    def get_vectors(self, agent: str, kind: str, ids: Sequence[int]) -> tuple[list[int], np.ndarray]:
+        """The stored vectors of items (kind "message", "fact" or "summary") of ``agent``.
+
+        Returns ``(found, matrix)``: the ids of ``ids`` that have a vector, in the order given, and a
+        float32 matrix with one row per found id. Ids without a vector (or of another agent) are left out.
+        """
+
+    @abstractmethod
     def items_without_vectors(self, kind: str, limit: int) -> list[Message | Fact | Summary]:
         """Up to ``limit`` items of ``kind`` (any agent) that have no vector yet, oldest first."""
 

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from contextlib import AbstractContextManager
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..errors import NotFound
 from ..types import Job
 from ..validation import NewJob
 from ._common import dump_json, fmt_time, load_json, parse_time
+from .sqlite_common import SQLiteHost
 
 __all__ = ["SQLiteJobs", "insert_jobs"]
 
@@ -68,16 +68,8 @@ def _job(r: tuple[Any, ...]) -> Job:
     )
 
 
-class SQLiteJobs:
-    """Job methods of the store contract; relies on the host class's connection helpers."""
-
-    if TYPE_CHECKING:  # provided by SQLiteStore
-
-        def _write(self) -> AbstractContextManager[sqlite3.Connection]: ...
-        def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]: ...
-        def _ensure_agent(self, conn: sqlite3.Connection, agent: str, now: datetime) -> int: ...
-        def _remember_agent(self, agent: str, agent_id: int) -> None: ...
-        def _agent_id(self, agent: str) -> int | None: ...
+class SQLiteJobs(SQLiteHost):
+    """Job methods of the store contract."""
 
     def _jobs_by_id(self, conn: sqlite3.Connection, ids: Sequence[int]) -> list[Job]:
         if not ids:

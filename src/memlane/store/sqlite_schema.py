@@ -4,11 +4,45 @@ Times are UTC ISO-8601 text with microseconds (sortable as text); JSON is text. 
 contentless FTS5 tables kept by triggers; their ``scope`` column holds tokens such as ``a3`` (agent 3),
 ``t17`` (thread 17), ``o<hex>`` (owner), ``vshared`` so that scopes are matched inside the full-text
 search itself rather than filtered afterwards.
+
+Since migration 5 the words of messages are indexed per agent (see :func:`agent_terms`), through the SQL
+function ``memlane_agent_terms`` that :func:`register_functions` adds to every connection of the store.
 """
 
 from __future__ import annotations
 
-__all__ = ["MIGRATIONS"]
+import re
+import sqlite3
+from collections.abc import Callable
+
+__all__ = ["MIGRATIONS", "MIGRATION_STEPS", "agent_terms", "register_functions"]
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def agent_terms(agent_id: int, text: str | None) -> str:
+    """``text`` as the words the message index holds for ``agent_id``: each word behind the agent's tag.
+
+    FTS5 keeps one posting list per term for the whole table, so with plain words a search walks every
+    agent's postings of its query terms (BM25 counts them all), and gets slower as *other* agents grow.
+    With ``q<len><id>`` in front of every word, each agent has its own terms. The tag is all consonants
+    (``q`` and digits), so the Porter stemmer measures the word as before; its length digit keeps tags
+    unambiguous (agent 1's ``q11`` + ``2x`` is ``q112x``; agent 12's tag is ``q212``). Queries are tagged
+    the same way, so matching and stemming agree between messages and queries. BM25's document frequencies
+    are therefore the agent's own: one agent's messages no longer change how another's rank. (The tag does
+    reach Porter's short-word rule: "one" and "on" are no longer one stem.)
+    """
+    if not text:
+        return ""
+    digits = str(agent_id)
+    tag = f"q{len(digits)}{digits}"
+    return " ".join(tag + word for word in _WORD.findall(text.lower()))
+
+
+def register_functions(conn: sqlite3.Connection) -> None:
+    """Add the SQL functions the schema's triggers and migrations call (needed on every connection)."""
+    conn.create_function("memlane_agent_terms", 2, agent_terms, deterministic=True)
+
 
 _INITIAL = """
 CREATE TABLE meta (
@@ -257,10 +291,42 @@ CREATE TABLE usage_events (
 CREATE INDEX usage_events_agent_at ON usage_events (agent_id, at);
 """
 
+# Per-agent message terms: the index is rebuilt from the stored text (by _index_message_terms, as the
+# script itself cannot call Python) with every word tagged by its agent (see agent_terms). The scope
+# column is unchanged. Facts and summaries are few and keep plain words.
+_AGENT_TERMS = """
+DROP TRIGGER messages_fts_delete;
+DROP TABLE messages_fts;
+CREATE VIRTUAL TABLE messages_fts USING fts5(
+    content, speaker, scope, content = '', tokenize = 'porter unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+    INSERT INTO messages_fts (messages_fts, rowid, content, speaker, scope)
+    VALUES ('delete', old.id, memlane_agent_terms(old.agent_id, old.content),
+            memlane_agent_terms(old.agent_id, coalesce(old.name, old.user_id, old.role)),
+            'a' || old.agent_id || ' t' || old.thread_id);
+END;
+"""
+
+
+def _index_message_terms(conn: sqlite3.Connection) -> None:
+    conn.execute(
+        "INSERT INTO messages_fts (rowid, content, speaker, scope) "
+        "SELECT id, memlane_agent_terms(agent_id, content), "
+        "memlane_agent_terms(agent_id, coalesce(name, user_id, role)), 'a' || agent_id || ' t' || thread_id "
+        "FROM messages ORDER BY id"
+    )
+
+
 #: (version, name, SQL). Append only.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial schema", _INITIAL),
     (2, "embeddings", _VECTORS),
     (3, "index new messages explicitly", _EXPLICIT_MESSAGE_INDEX),
     (4, "LLM usage events", _USAGE),
+    (5, "per-agent message terms", _AGENT_TERMS),
 )
+
+#: Work in Python that follows a migration's SQL, in the same transaction (on a connection with
+#: :func:`register_functions`): what a script cannot compute.
+MIGRATION_STEPS: dict[int, Callable[[sqlite3.Connection], None]] = {5: _index_message_terms}

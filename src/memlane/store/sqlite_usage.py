@@ -5,26 +5,18 @@ Every LLM call is one row, so totals and budgets span every process that shares 
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
-from contextlib import AbstractContextManager
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
 
 from ..types import UsageRecord, UsageTotals
 from ._common import fmt_time
+from .sqlite_common import SQLiteHost
 
 __all__ = ["SQLiteUsage"]
 
 
-class SQLiteUsage:
-    """Usage methods of the store contract; relies on the host class's connection helpers."""
-
-    if TYPE_CHECKING:  # provided by SQLiteStore
-
-        def _write(self) -> AbstractContextManager[sqlite3.Connection]: ...
-        def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]: ...
-        def _ensure_agent(self, conn: sqlite3.Connection, agent: str, now: datetime) -> int: ...
+class SQLiteUsage(SQLiteHost):
+    """Usage methods of the store contract."""
 
     def record_usage(self, records: Sequence[UsageRecord]) -> None:
         if not records:

@@ -17,14 +17,17 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 import numpy as np
 
-__all__ = ["AgentVectors", "VectorCache"]
+__all__ = ["KIND_CODES", "AgentVectors", "VectorCache", "member", "top_k"]
 
 KIND_CODES = {"message": 0, "fact": 1, "summary": 2}
+_LOAD_BATCH = 4096  # rows fetched at a time on a load: the BLOBs of a large agent are not all held twice
+_STAMP_WIDTH = len("2026-01-01T00:00:00.000000+00:00")  # what _common.fmt_time writes
 
 
 @dataclass
@@ -42,7 +45,7 @@ class AgentVectors:
     created: np.ndarray  # float64 POSIX seconds
 
     @classmethod
-    def empty(cls, dim: int, epoch: int, capacity: int = 16) -> AgentVectors:
+    def empty(cls, dim: int, epoch: int, capacity: int = 0) -> AgentVectors:
         return cls(
             epoch=epoch,
             max_id=0,
@@ -57,28 +60,48 @@ class AgentVectors:
 
     @property
     def nbytes(self) -> int:
-        """Bytes of the rows in use (reserved growth room is not counted against the cache budget)."""
-        return int(self.size * (self.dim * 4 + 1 + 8 * 3))
+        """Bytes held, growth room included (a load reserves exactly its rows; growth adds half)."""
+        return int(len(self.kinds) * (self.dim * 4 + 1 + 8 * 3))
+
+    def reserve(self, rows: int) -> None:
+        """Make room for ``rows`` rows in all: exactly, when the agent is empty (a first load knows its count),
+        else by at least half again, so that rows arriving one by one are not each a copy of the matrix."""
+        if rows <= len(self.kinds):
+            return
+        capacity = rows if self.size == 0 else max(rows, len(self.kinds) * 3 // 2)
+        self.matrix = _grow(self.matrix, capacity)
+        self.kinds = _grow(self.kinds, capacity)
+        self.item_ids = _grow(self.item_ids, capacity)
+        self.thread_ids = _grow(self.thread_ids, capacity)
+        self.created = _grow(self.created, capacity)
 
     def append(self, rows: list[tuple[int, str, int, int | None, str, bytes]]) -> None:
         """Add rows of (id, kind, item_id, thread_id, created_at, vector blob)."""
+        if not rows:
+            return
         need = self.size + len(rows)
-        if need > len(self.kinds):
-            capacity = max(need, 2 * len(self.kinds))
-            self.matrix = _grow(self.matrix, capacity)
-            self.kinds = _grow(self.kinds, capacity)
-            self.item_ids = _grow(self.item_ids, capacity)
-            self.thread_ids = _grow(self.thread_ids, capacity)
-            self.created = _grow(self.created, capacity)
+        self.reserve(need)
+        # Column by column rather than row by row: a cold load of a large agent is mostly this loop.
+        row_ids, kinds, item_ids, thread_ids, stamps, blobs = zip(*rows, strict=True)
         n = self.size
-        for i, (row_id, kind, item_id, thread_id, created_at, blob) in enumerate(rows):
-            self.matrix[n + i] = np.frombuffer(blob, dtype=np.float32)
-            self.kinds[n + i] = KIND_CODES[kind]
-            self.item_ids[n + i] = item_id
-            self.thread_ids[n + i] = -1 if thread_id is None else thread_id
-            self.created[n + i] = datetime.fromisoformat(created_at).timestamp()
-            self.max_id = max(self.max_id, row_id)
+        target = self.matrix[n:need].data.cast("B")  # the rows' bytes; copying into it beats a join
+        width = self.dim * 4
+        for i, blob in enumerate(blobs):
+            target[i * width : (i + 1) * width] = blob  # a blob of another length raises ValueError
+        self.kinds[n:need] = [KIND_CODES[k] for k in kinds]
+        self.item_ids[n:need] = item_ids
+        self.thread_ids[n:need] = [-1 if t is None else t for t in thread_ids]
+        self.created[n:need] = _timestamps(stamps)
+        self.max_id = max(self.max_id, *row_ids)
         self.size = need
+
+
+def _timestamps(stamps: tuple[str, ...]) -> np.ndarray:
+    """POSIX seconds of ISO-8601 times; the fixed-width UTC form the store writes is parsed by NumPy."""
+    if all(len(s) == _STAMP_WIDTH and s.endswith("+00:00") for s in stamps):
+        micros = np.array([s[:-6] for s in stamps], dtype="datetime64[us]").astype(np.int64)
+        return micros / 1e6
+    return np.array([datetime.fromisoformat(s).timestamp() for s in stamps], dtype=np.float64)
 
 
 def _grow(array: np.ndarray, capacity: int) -> np.ndarray:
@@ -94,11 +117,18 @@ class VectorCache:
     def __init__(self, max_bytes: int = 2 * 1024**3) -> None:
         self.max_bytes = max_bytes
         self._agents: OrderedDict[int, AgentVectors] = OrderedDict()
+        self._bytes = 0  # sum of the cached agents' nbytes, kept as they change (summing per search is O(agents))
         self._lock = threading.Lock()
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes accounted against ``max_bytes``."""
+        return self._bytes
 
     def clear(self) -> None:
         with self._lock:
             self._agents.clear()
+            self._bytes = 0
 
     def get(self, conn: sqlite3.Connection, agent_id: int, dim: int) -> AgentVectors:
         """The agent's vectors, brought up to date with the database (call inside a read transaction)."""
@@ -109,24 +139,36 @@ class VectorCache:
         with self._lock:
             entry = self._agents.get(agent_id)
             if entry is None or entry.epoch != epoch or entry.dim != dim or entry.max_id > max_id:
+                if entry is not None:
+                    self._bytes -= entry.nbytes
                 entry = AgentVectors.empty(dim, epoch)
                 self._agents[agent_id] = entry
             if max_id > entry.max_id:
-                rows = conn.execute(
-                    "SELECT id, kind, item_id, thread_id, created_at, vector FROM embeddings "
-                    "WHERE agent_id = ? AND id > ? ORDER BY id",
-                    (agent_id, entry.max_id),
-                ).fetchall()
-                entry.append(rows)
+                before = entry.nbytes
+                self._load(conn, agent_id, entry)
+                self._bytes += entry.nbytes - before
             self._agents.move_to_end(agent_id)
             self._evict()
             return entry
 
+    @staticmethod
+    def _load(conn: sqlite3.Connection, agent_id: int, entry: AgentVectors) -> None:
+        """Append the agent's rows newer than ``entry.max_id``, in batches (never all BLOBs at once)."""
+        args = (agent_id, entry.max_id)
+        count = conn.execute("SELECT count(*) FROM embeddings WHERE agent_id = ? AND id > ?", args).fetchone()[0]
+        entry.reserve(entry.size + int(count))
+        cursor = conn.execute(
+            "SELECT id, kind, item_id, thread_id, created_at, vector FROM embeddings "
+            "WHERE agent_id = ? AND id > ? ORDER BY id",
+            args,
+        )
+        while rows := cursor.fetchmany(_LOAD_BATCH):
+            entry.append(rows)
+
     def _evict(self) -> None:
-        total = sum(a.nbytes for a in self._agents.values())
-        while total > self.max_bytes and len(self._agents) > 1:
+        while self._bytes > self.max_bytes and len(self._agents) > 1:
             _, evicted = self._agents.popitem(last=False)
-            total -= evicted.nbytes
+            self._bytes -= evicted.nbytes
 
 
 def _dot(matrix: np.ndarray, query: np.ndarray) -> np.ndarray:
@@ -167,3 +209,19 @@ def top_k(
     return [
         (int(vectors.kinds[i]), int(vectors.item_ids[i]), float(scores[j])) for i, j in zip(picked, order, strict=True)
     ]
+
+
+def member(values: np.ndarray, wanted: Sequence[int]) -> np.ndarray:
+    """Which ``values`` (ids, or -1 for none) are in ``wanted``: one lookup per row in a table of flags.
+
+    ``np.isin`` makes several passes over the rows (3 ms for 200k rows and 10 thread ids, against 0.17 ms).
+    The table has one flag per id up to the largest wanted, so very sparse ids go to ``np.isin`` instead.
+    """
+    if not wanted:
+        return np.zeros(len(values), dtype=bool)
+    top = max(wanted)
+    if min(wanted) < 0 or top > 8 * len(values) + 4096:
+        return np.isin(values, wanted)
+    table = np.zeros(top + 3, dtype=bool)  # flag of id i at i + 1; -1 reads flag 0, ids past the top the last
+    table[np.asarray(wanted, dtype=np.int64) + 1] = True
+    return np.take(table, values.astype(np.int64) + 1, mode="clip")

@@ -1,0 +1,161 @@
+"""Shared pieces of the SQLite backend: column lists, row conversion, scope predicates, and what the
+parts of :class:`~memlane.store.sqlite.SQLiteStore` (the ``sqlite_*`` mixins) rely on from each other.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..types import Fact, Message, Summary
+from ._common import (
+    RowCodec,
+    dump_json,
+    fact_from_row,
+    load_json,
+    message_from_row,
+    parse_time,
+    summary_from_row,
+    unchanged,
+)
+from .base import FactFilter
+
+if TYPE_CHECKING:
+    from .sqlite_vectors import VectorCache
+
+__all__ = [
+    "COLUMNS",
+    "FACT_COLS",
+    "MESSAGE_COLS",
+    "RECORDS",
+    "ROWS",
+    "SUMMARY_COLS",
+    "THREAD_COLS",
+    "SQLiteHost",
+    "fact_row",
+    "fact_where",
+    "message_row",
+    "summary_row",
+    "summary_visibility",
+]
+
+MESSAGE_COLS = (
+    "m.id, a.name, t.key, m.seq, m.role, m.content, m.user_id, m.name, m.tool_calls, m.tool_call_id, "
+    "m.token_count, m.metadata, m.created_at, m.summarized"
+)
+FACT_COLS = (
+    "f.id, a.name, f.content, f.category, f.importance, f.owner, f.subject, f.visibility, f.source_thread, "
+    "f.source_from_seq, f.source_to_seq, f.metadata, f.created_at, f.updated_at, f.last_accessed_at, "
+    "f.access_count, f.status, f.valid_from, f.invalid_at, f.superseded_by"
+)
+SUMMARY_COLS = (
+    "s.id, a.name, t.key, s.kind, s.content, s.from_seq, s.to_seq, s.owner, s.method, s.metadata, s.created_at"
+)
+THREAD_COLS = (
+    "t.id, a.name, t.key, t.status, t.system_prompt, t.metadata, t.created_at, t.updated_at, t.ended_at, "
+    "t.message_count"
+)
+
+#: SQLite keeps JSON and times as text: rows become objects with decoded JSON and aware datetimes ...
+ROWS = RowCodec(json=load_json, time=parse_time)
+#: ... and export records with decoded JSON and the times' text as stored (it is :func:`fmt_time` text);
+RECORDS = RowCodec(json=load_json, time=unchanged)
+#: imported records become columns with their JSON encoded and their times' text as it is.
+COLUMNS = RowCodec(json=dump_json, time=unchanged)
+
+
+def message_row(r: tuple[Any, ...]) -> Message:
+    return message_from_row(r, ROWS)
+
+
+def fact_row(r: tuple[Any, ...]) -> Fact:
+    return fact_from_row(r, ROWS)
+
+
+def summary_row(r: tuple[Any, ...]) -> Summary:
+    return summary_from_row(r, ROWS)
+
+
+def fact_where(agent_id: int, flt: FactFilter) -> tuple[str, list[Any]]:
+    """Which facts a filter selects (an SQL predicate on alias ``f``, with its parameters)."""
+    where: list[str] = ["f.agent_id = ?"]
+    params: list[Any] = [agent_id]
+    if flt.owned_only:
+        where.append("f.owner IS ?")
+        params.append(flt.user)
+    elif not flt.all_users:
+        if flt.user is None:
+            where.append("(f.owner IS NULL OR f.visibility = 'shared')")
+        else:
+            where.append("(f.owner IS NULL OR f.owner = ? OR f.visibility = 'shared')")
+            params.append(flt.user)
+    for column, value in (
+        ("subject", flt.subject),
+        ("category", flt.category),
+        ("visibility", flt.visibility),
+        ("source_thread", flt.thread),
+    ):
+        if value is not None:
+            where.append(f"f.{column} = ?")
+            params.append(value)
+    if not flt.include_superseded:
+        where.append("f.status = 'active'")
+    return " AND ".join(where), params
+
+
+def summary_visibility(agent_id: int, thread_id: int | None, user: str | None) -> tuple[str, list[Any]]:
+    """Which summaries a scope sees (an SQL predicate on alias ``s``).
+
+    A thread scope sees that thread's summaries. A user sees their own (e.g. their profile) and the
+    owner-less ones of their threads or of no thread (the agent's memories). Without a user, only
+    owner-less summaries are visible: a user's profile never reaches anyone else.
+    """
+    if thread_id is not None:
+        return "s.thread_id = ? AND (s.owner IS NULL OR s.owner IS ?)", [thread_id, user]
+    if user is not None:
+        return (
+            "(s.owner = ? OR (s.owner IS NULL AND (s.thread_id IS NULL OR s.thread_id IN "
+            "(SELECT thread_id FROM thread_users WHERE agent_id = ? AND user_id = ?))))",
+            [user, agent_id, user],
+        )
+    return "s.owner IS NULL", []
+
+
+class SQLiteHost:
+    """What the parts of :class:`~memlane.store.sqlite.SQLiteStore` rely on from each other.
+
+    Only declarations (for the type checker): ``SQLiteStore`` provides the connections, transactions
+    and agents, and its parts (``sqlite_*`` mixins) the methods they share.
+    """
+
+    if TYPE_CHECKING:
+        path: Path
+        _vectors: VectorCache
+
+        def _conn(self) -> sqlite3.Connection: ...
+        def _write(self) -> AbstractContextManager[sqlite3.Connection]: ...
+        def _read(self) -> AbstractContextManager[sqlite3.Connection]: ...
+        def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]: ...
+        def _agent_id(self, agent: str) -> int | None: ...
+        def _ensure_agent(self, conn: sqlite3.Connection, agent: str, now: datetime) -> int: ...
+        def _remember_agent(self, agent: str, agent_id: int) -> None: ...
+        def _thread_id(self, conn: sqlite3.Connection, agent: str, thread: str) -> int | None: ...
+        def _ensure_thread(
+            self, conn: sqlite3.Connection, agent_id: int, thread: str, created_at: datetime
+        ) -> tuple[int, int]: ...
+        def _put_vectors(
+            self,
+            conn: sqlite3.Connection,
+            agent_id: int,
+            kind: str,
+            ids: Sequence[int],
+            thread_ids: Sequence[int | None],
+            stamps: Sequence[str],
+            vectors: np.ndarray,
+        ) -> None: ...

@@ -1,0 +1,244 @@
+"""Stored vectors of the SQLite backend (a mixin of :class:`~memlane.store.sqlite.SQLiteStore`): the
+``embeddings`` table, the backlog of items without vectors, and vector search through the in-memory
+matrices of :mod:`memlane.store.sqlite_vectors`, with the scope turned into a mask of the rows it allows.
+
+The first vectors stored fix the store's dimension (``meta.embedding_dim``); vectors of another
+dimension are refused.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..errors import InvalidInput
+from ..types import Fact, Message, Summary
+from .base import Candidate, FactFilter, Scope
+from .sqlite_common import (
+    FACT_COLS,
+    MESSAGE_COLS,
+    SUMMARY_COLS,
+    SQLiteHost,
+    fact_row,
+    fact_where,
+    message_row,
+    summary_row,
+    summary_visibility,
+)
+from .sqlite_vectors import KIND_CODES, AgentVectors, member, top_k
+
+__all__ = ["SQLiteEmbeddings"]
+
+#: Ids bound per ``IN (...)`` list (SQLite limits a statement's parameters).
+_ID_CHUNK = 500
+#: kind -> (its table, the column of its thread)
+_ITEM_TABLES = {
+    "message": ("messages", "thread_id"),
+    "fact": ("facts", "source_thread_id"),
+    "summary": ("summaries", "thread_id"),
+}
+
+#: kind -> (the query of its oldest items without a vector, up to a limit; what turns a row into an item)
+_BACKLOG: dict[str, tuple[str, Callable[[tuple[Any, ...]], Message | Fact | Summary]]] = {
+    "message": (
+        f"SELECT {MESSAGE_COLS} FROM messages m JOIN threads t ON t.id = m.thread_id "  # noqa: S608
+        "JOIN agents a ON a.id = m.agent_id WHERE NOT EXISTS (SELECT 1 FROM embeddings e "
+        "WHERE e.kind = 'message' AND e.item_id = m.id) ORDER BY m.id LIMIT ?",
+        message_row,
+    ),
+    "fact": (
+        f"SELECT {FACT_COLS} FROM facts f JOIN agents a ON a.id = f.agent_id "  # noqa: S608
+        "WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.kind = 'fact' AND e.item_id = f.id) "
+        "ORDER BY f.id LIMIT ?",
+        fact_row,
+    ),
+    "summary": (
+        f"SELECT {SUMMARY_COLS} FROM summaries s JOIN agents a ON a.id = s.agent_id "  # noqa: S608
+        "LEFT JOIN threads t ON t.id = s.thread_id WHERE NOT EXISTS (SELECT 1 FROM embeddings e "
+        "WHERE e.kind = 'summary' AND e.item_id = s.id) ORDER BY s.id LIMIT ?",
+        summary_row,
+    ),
+}
+
+
+def _check_dim(conn: sqlite3.Connection, vectors: np.ndarray) -> None:
+    """Record the dimension on first use; refuse vectors of another dimension."""
+    dim = int(vectors.shape[1])
+    row = conn.execute("SELECT value FROM meta WHERE key = 'embedding_dim'").fetchone()
+    if row is None:
+        conn.execute("INSERT INTO meta (key, value) VALUES ('embedding_dim', ?)", (str(dim),))
+    elif int(row[0]) != dim:
+        raise InvalidInput(f"vectors have dimension {dim}, the store holds dimension {row[0]}")
+
+
+def _visible_summaries(conn: sqlite3.Connection, agent_id: int, thread_id: int | None, scope: Scope) -> list[int]:
+    """Ids of the agent's summaries the scope sees (summaries are few: read from the database).
+
+    ``thread_id`` is the id of ``scope.thread`` (None when the scope names no thread, or an unknown one).
+    """
+    if scope.thread is not None and thread_id is None:
+        return []
+    visible, extra = summary_visibility(agent_id, thread_id, scope.user)
+    return [
+        r[0]
+        for r in conn.execute(
+            f"SELECT s.id FROM summaries s WHERE s.agent_id = ? AND {visible}",  # noqa: S608
+            (agent_id, *extra),
+        )
+    ]
+
+
+class SQLiteEmbeddings(SQLiteHost):
+    """Vector methods of the store contract."""
+
+    def _put_vectors(
+        self,
+        conn: sqlite3.Connection,
+        agent_id: int,
+        kind: str,
+        ids: Sequence[int],
+        thread_ids: Sequence[int | None],
+        stamps: Sequence[str],
+        vectors: np.ndarray,
+    ) -> None:
+        vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        if vectors.ndim != 2 or len(vectors) != len(ids):
+            raise InvalidInput("vectors must be a 2-d array with one row per item")
+        _check_dim(conn, vectors)
+        existing = conn.execute(
+            f"SELECT count(*) FROM embeddings WHERE kind = ? AND item_id IN ({','.join('?' * len(ids))})",  # noqa: S608
+            (kind, *ids),
+        ).fetchone()[0]
+        if existing:
+            conn.executemany("DELETE FROM embeddings WHERE kind = ? AND item_id = ?", [(kind, i) for i in ids])
+        conn.executemany(
+            "INSERT INTO embeddings (agent_id, kind, item_id, thread_id, created_at, vector) VALUES (?,?,?,?,?,?)",
+            [
+                (agent_id, kind, item_id, thread_ids[i], stamps[i], vectors[i].tobytes())
+                for i, item_id in enumerate(ids)
+            ],
+        )
+
+    def set_vectors(self, agent: str, kind: str, ids: Sequence[int], vectors: np.ndarray) -> None:
+        if kind not in KIND_CODES:
+            raise InvalidInput(f"unknown kind {kind!r}")
+        agent_id = self._agent_id(agent)
+        if agent_id is None or not ids:
+            return
+        table, thread_col = _ITEM_TABLES[kind]
+        with self._write() as conn:
+            marks = ",".join("?" * len(ids))
+            found = {
+                int(r[0]): (r[1], r[2])
+                for r in conn.execute(
+                    f"SELECT id, {thread_col}, created_at FROM {table} WHERE +agent_id = ? AND id IN ({marks})",  # noqa: S608
+                    (agent_id, *ids),
+                )
+            }
+            keep = [i for i, item_id in enumerate(ids) if item_id in found]
+            if not keep:
+                return
+            chosen = [ids[i] for i in keep]
+            self._put_vectors(
+                conn,
+                agent_id,
+                kind,
+                chosen,
+                [found[i][0] for i in chosen],
+                [found[i][1] for i in chosen],
+                np.asarray(vectors)[keep],
+            )
+
+    def get_vectors(self, agent: str, kind: str, ids: Sequence[int]) -> tuple[list[int], np.ndarray]:
+        if kind not in KIND_CODES:
+            raise InvalidInput(f"unknown kind {kind!r}")
+        agent_id = self._agent_id(agent)
+        stored: dict[int, bytes] = {}
+        with self._read() as conn:
+            dim_row = conn.execute("SELECT value FROM meta WHERE key = 'embedding_dim'").fetchone()
+            dim = int(dim_row[0]) if dim_row else 0
+            wanted = sorted(set(ids))
+            for start in range(0, len(wanted) if agent_id is not None else 0, _ID_CHUNK):
+                chunk = wanted[start : start + _ID_CHUNK]
+                # The unique (kind, item_id) index finds each row; ``+`` keeps the agent test off the agent index.
+                stored.update(
+                    conn.execute(
+                        f"SELECT item_id, vector FROM embeddings WHERE kind = ? "  # noqa: S608
+                        f"AND item_id IN ({','.join('?' * len(chunk))}) AND +agent_id = ?",
+                        (kind, *chunk, agent_id),
+                    ).fetchall()
+                )
+        found = [item_id for item_id in ids if item_id in stored]
+        matrix = np.zeros((len(found), dim), dtype=np.float32)
+        for row, item_id in enumerate(found):
+            matrix[row] = np.frombuffer(stored[item_id], dtype=np.float32)
+        return found, matrix
+
+    def items_without_vectors(self, kind: str, limit: int) -> list[Message | Fact | Summary]:
+        if kind not in _BACKLOG:
+            raise InvalidInput(f"unknown kind {kind!r}")
+        sql, convert = _BACKLOG[kind]
+        return [convert(r) for r in self._query(sql, (limit,))]
+
+    def drop_vectors(self) -> int:
+        with self._write() as conn:
+            count = int(conn.execute("DELETE FROM embeddings").rowcount)
+            conn.execute("DELETE FROM meta WHERE key IN ('embedding_dim', 'embedding_model')")
+        self._vectors.clear()
+        return count
+
+    def vector_search(self, agent: str, query: np.ndarray, scope: Scope, limit: int) -> list[Candidate]:
+        agent_id = self._agent_id(agent)
+        if agent_id is None or limit <= 0:
+            return []
+        with self._read() as conn:
+            dim_row = conn.execute("SELECT value FROM meta WHERE key = 'embedding_dim'").fetchone()
+            if dim_row is None:
+                return []
+            dim = int(dim_row[0])
+            if query.shape != (dim,):
+                raise InvalidInput(f"query vector has shape {query.shape}, the store holds dimension {dim}")
+            vectors = self._vectors.get(conn, agent_id, dim)
+            mask = self._vector_mask(conn, agent, agent_id, vectors, scope)
+        found = top_k(vectors, np.asarray(query, dtype=np.float32), mask, limit)
+        names = {code: name for name, code in KIND_CODES.items()}
+        return [Candidate(names[k], item, score, "vector") for k, item, score in found]  # type: ignore[arg-type]
+
+    def _vector_mask(
+        self, conn: sqlite3.Connection, agent: str, agent_id: int, vectors: AgentVectors, scope: Scope
+    ) -> np.ndarray | None:
+        """The rows the scope allows. Facts are checked against the database (visibility may change)."""
+        n = vectors.size
+        kinds = vectors.kinds[:n]
+        threads = vectors.thread_ids[:n]
+        mask = member(kinds, [KIND_CODES[k] for k in scope.kinds])
+        is_message = kinds == KIND_CODES["message"]
+        is_summary = kinds == KIND_CODES["summary"]
+        thread_id = None
+        if scope.thread is not None:
+            thread_id = self._thread_id(conn, agent, scope.thread)
+            mask &= ~is_message | (threads == (thread_id if thread_id is not None else -2))
+        elif scope.user is not None:
+            mine = [
+                r[0]
+                for r in conn.execute(
+                    "SELECT thread_id FROM thread_users WHERE agent_id = ? AND user_id = ?", (agent_id, scope.user)
+                )
+            ]
+            mask &= ~is_message | member(threads, mine)
+        if "summary" in scope.kinds:
+            mask &= ~is_summary | member(vectors.item_ids[:n], _visible_summaries(conn, agent_id, thread_id, scope))
+        convo = is_message | is_summary
+        if "fact" in scope.kinds:
+            flt = FactFilter(user=scope.user, include_superseded=scope.include_superseded)
+            where, params = fact_where(agent_id, flt)
+            facts = [r[0] for r in conn.execute(f"SELECT f.id FROM facts f WHERE {where}", params)]  # noqa: S608
+            mask &= convo | member(vectors.item_ids[:n], facts)
+        if scope.since is not None:
+            mask &= vectors.created[:n] >= scope.since.timestamp()
+        if scope.until is not None:
+            mask &= vectors.created[:n] < scope.until.timestamp()
+        return mask

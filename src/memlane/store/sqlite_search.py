@@ -1,0 +1,143 @@
+"""Keyword search of the SQLite backend (a mixin of :class:`~memlane.store.sqlite.SQLiteStore`): FTS5
+queries over ``messages_fts``, ``facts_fts`` and ``summaries_fts`` (see :mod:`memlane.store.sqlite_schema`),
+ranked by bm25.
+
+Scopes are hard filters of each query: scope tokens in the MATCH expression where the index holds them
+(agent, thread, owner, visibility, status), else SQL conditions on the item's table (a user's many threads,
+a summary's visibility, time ranges).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from ._common import fmt_time, query_terms
+from .base import Candidate, Scope
+from .sqlite_common import SQLiteHost, summary_visibility
+from .sqlite_schema import agent_terms
+
+__all__ = ["SQLiteSearch"]
+
+#: Most thread tokens a user-scoped search puts in its FTS5 query before it filters by SQL instead.
+_MAX_SCOPE_TOKENS = 256
+
+
+def _scope_token(prefix: str, value: str) -> str:
+    return prefix + value.encode("utf-8").hex()
+
+
+def _time_range(sql: str, params: list[Any], column: str, scope: Scope) -> tuple[str, list[Any]]:
+    if scope.since is not None:
+        sql += f" AND {column} >= ?"
+        params.append(fmt_time(scope.since))
+    if scope.until is not None:
+        sql += f" AND {column} < ?"
+        params.append(fmt_time(scope.until))
+    return sql, params
+
+
+class SQLiteSearch(SQLiteHost):
+    """Keyword search of the store contract."""
+
+    def keyword_search(self, agent: str, query: str, scope: Scope, limit: int) -> list[Candidate]:
+        agent_id = self._agent_id(agent)
+        terms = query_terms(query)
+        if agent_id is None or not terms or limit <= 0:
+            return []
+        text = " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
+        results: list[Candidate] = []
+        with self._read() as conn:
+            thread_id = None
+            if scope.thread is not None:
+                thread_id = self._thread_id(conn, agent, scope.thread)
+                if thread_id is None:
+                    return []
+            if "message" in scope.kinds:
+                results += self._search_messages(conn, agent_id, thread_id, terms, scope, limit)
+            if "fact" in scope.kinds:
+                results += self._search_facts(conn, agent_id, text, scope, limit)
+            if "summary" in scope.kinds:
+                results += self._search_summaries(conn, agent_id, thread_id, text, scope, limit)
+        return results
+
+    def _search_messages(
+        self, conn: sqlite3.Connection, agent_id: int, thread_id: int | None, terms: list[str], scope: Scope, limit: int
+    ) -> list[Candidate]:
+        # Message words are indexed per agent (sqlite_schema.agent_terms), so the query's terms only reach this
+        # agent's postings and the agent needs no scope token of its own. FTS5 walks the whole doclist of every
+        # scope token it is given, so a narrower scope matches on the narrowest token there is: the thread's
+        # (thread ids are unique across agents), else the tokens of the user's threads.
+        phrases = [agent_terms(agent_id, term) for term in terms]
+        text = " OR ".join(f'"{phrase}"' for phrase in phrases if phrase)  # tags and words hold no quotes
+        if not text:
+            return []
+        user_filter = False
+        match = ""
+        if thread_id is not None:
+            match = f"scope : t{thread_id} AND "
+        elif scope.user is not None:
+            threads = [
+                int(r[0])
+                for r in conn.execute(
+                    "SELECT thread_id FROM thread_users WHERE agent_id = ? AND user_id = ?", (agent_id, scope.user)
+                )
+            ]
+            if not threads:
+                return []
+            if len(threads) <= _MAX_SCOPE_TOKENS:
+                match = "scope : (" + " OR ".join(f"t{t}" for t in threads) + ") AND "
+            else:
+                user_filter = True
+        match += f"{{content speaker}} : ({text})"
+        # Join the messages table only for a filter on its columns: the lookup costs more than bm25 per row.
+        joined = user_filter or scope.since is not None or scope.until is not None
+        sql = "SELECT f.rowid, bm25(messages_fts, 1.0, 0.5, 0.0) AS rank FROM messages_fts f "
+        if joined:
+            sql += "JOIN messages m ON m.id = f.rowid "
+        sql += "WHERE messages_fts MATCH ?"
+        params: list[Any] = [match]
+        if user_filter:
+            sql += " AND m.thread_id IN (SELECT thread_id FROM thread_users WHERE agent_id = ? AND user_id = ?)"
+            params += [agent_id, scope.user]
+        sql, params = _time_range(sql, params, "m.created_at", scope)
+        sql += " ORDER BY rank LIMIT ?"
+        params.append(limit)
+        return [Candidate("message", int(r[0]), -float(r[1]), "keyword") for r in conn.execute(sql, params)]
+
+    def _search_facts(
+        self, conn: sqlite3.Connection, agent_id: int, text: str, scope: Scope, limit: int
+    ) -> list[Candidate]:
+        visible = "scope : vshared OR scope : onone"
+        if scope.user is not None:
+            visible += " OR scope : " + _scope_token("o", scope.user)
+        match = f"scope : a{agent_id} AND ({visible}) AND {{content subject}} : ({text})"
+        if not scope.include_superseded:
+            match += " AND scope : sactive"
+        sql = (
+            "SELECT f.rowid, bm25(facts_fts, 1.0, 0.5, 0.0) AS rank FROM facts_fts f "
+            "JOIN facts x ON x.id = f.rowid WHERE facts_fts MATCH ?"
+        )
+        params: list[Any] = [match]
+        sql, params = _time_range(sql, params, "x.created_at", scope)
+        sql += " ORDER BY rank LIMIT ?"
+        params.append(limit)
+        return [Candidate("fact", int(r[0]), -float(r[1]), "keyword") for r in conn.execute(sql, params)]
+
+    def _search_summaries(
+        self, conn: sqlite3.Connection, agent_id: int, thread_id: int | None, text: str, scope: Scope, limit: int
+    ) -> list[Candidate]:
+        match = f"scope : a{agent_id}" + (f" AND scope : t{thread_id}" if thread_id is not None else "")
+        match += f" AND content : ({text})"
+        sql = (
+            "SELECT f.rowid, bm25(summaries_fts, 1.0, 0.0) AS rank FROM summaries_fts f "
+            "JOIN summaries s ON s.id = f.rowid WHERE summaries_fts MATCH ?"
+        )
+        params: list[Any] = [match]
+        visible, extra = summary_visibility(agent_id, thread_id, scope.user)
+        sql += f" AND {visible}"
+        params += extra
+        sql, params = _time_range(sql, params, "s.created_at", scope)
+        sql += " ORDER BY rank LIMIT ?"
+        params.append(limit)
+        return [Candidate("summary", int(r[0]), -float(r[1]), "keyword") for r in conn.execute(sql, params)]

@@ -1,0 +1,354 @@
+"""Threads and their messages in the SQLite backend (a mixin of :class:`~memlane.store.sqlite.SQLiteStore`).
+
+Appending takes the thread's next sequence numbers inside the store's ``BEGIN IMMEDIATE`` write, so they
+stay gap-free across processes; each message is indexed for keyword search (``messages_fts``) in the same
+transaction, with its words tagged by agent (:func:`~memlane.store.sqlite_schema.agent_terms`).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
+
+from ..errors import InvalidInput, NotFound, StorageError
+from ..types import Message, Thread
+from ..validation import NewJob, NewMessage
+from ._common import dump_json, fmt_time, thread_from_row
+from .sqlite_common import MESSAGE_COLS, ROWS, THREAD_COLS, SQLiteHost, message_row
+from .sqlite_jobs import insert_jobs
+from .sqlite_schema import agent_terms
+
+__all__ = ["SQLiteThreads"]
+
+
+def _insert_messages(
+    conn: sqlite3.Connection,
+    agent_id: int,
+    thread_id: int,
+    next_seq: int,
+    items: Sequence[NewMessage],
+    token_counts: Sequence[int],
+    stamps: Sequence[str],
+) -> list[int]:
+    """Write messages from ``next_seq`` on, with their participants and the thread's counters; their ids."""
+    rows = [
+        (
+            agent_id,
+            thread_id,
+            next_seq + i,
+            item.role,
+            item.user,
+            item.name,
+            item.content,
+            dump_json(item.tool_calls) if item.tool_calls is not None else None,
+            item.tool_call_id,
+            token_counts[i],
+            dump_json(item.metadata) if item.metadata else "{}",
+            stamps[i],
+        )
+        for i, item in enumerate(items)
+    ]
+    conn.executemany(
+        "INSERT INTO messages (agent_id, thread_id, seq, role, user_id, name, content, tool_calls, "
+        "tool_call_id, token_count, metadata, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+        rows,
+    )
+    users = {item.user for item in items if item.user is not None}
+    if users:
+        conn.executemany(
+            "INSERT OR IGNORE INTO thread_users (thread_id, user_id, agent_id) VALUES (?, ?, ?)",
+            [(thread_id, user, agent_id) for user in sorted(users)],
+        )
+    conn.execute(
+        "UPDATE threads SET next_seq = ?, message_count = message_count + ?, "
+        "updated_at = max(updated_at, ?), created_at = min(created_at, ?) WHERE id = ?",
+        (next_seq + len(items), len(items), max(stamps), min(stamps), thread_id),
+    )
+    return [
+        r[0]
+        for r in conn.execute(
+            "SELECT id FROM messages WHERE thread_id = ? AND seq >= ? ORDER BY seq",
+            (thread_id, next_seq),
+        )
+    ]
+
+
+def _index_messages(
+    conn: sqlite3.Connection, agent_id: int, thread_id: int, ids: Sequence[int], items: Sequence[NewMessage]
+) -> None:
+    """Add messages to the keyword index, their words and speaker tagged by agent."""
+    scope = f"a{agent_id} t{thread_id}"
+    conn.executemany(
+        "INSERT INTO messages_fts (rowid, content, speaker, scope) VALUES (?, ?, ?, ?)",
+        [
+            (
+                ids[i],
+                agent_terms(agent_id, m.content),
+                agent_terms(agent_id, m.name or m.user or m.role),
+                scope,
+            )
+            for i, m in enumerate(items)
+        ],
+    )
+
+
+def _detach_memories(conn: sqlite3.Connection, where: str, params: tuple[Any, ...]) -> None:
+    """Keep the agent's memories (seed 001: they last until purged) when their thread goes away."""
+    ids = [r[0] for r in conn.execute(f"SELECT id FROM summaries WHERE kind = 'memory' AND {where}", params)]  # noqa: S608
+    if not ids:
+        return
+    marks = ",".join("?" * len(ids))
+    conn.execute(f"UPDATE summaries SET thread_id = NULL WHERE id IN ({marks})", ids)  # noqa: S608
+    conn.execute(f"UPDATE embeddings SET thread_id = NULL WHERE kind = 'summary' AND item_id IN ({marks})", ids)  # noqa: S608
+    conn.execute(
+        f"UPDATE agents SET vector_epoch = vector_epoch + 1 WHERE id IN "  # noqa: S608
+        f"(SELECT agent_id FROM summaries WHERE id IN ({marks}))",
+        ids,
+    )
+
+
+class SQLiteThreads(SQLiteHost):
+    """Thread and message methods of the store contract."""
+
+    def _thread_id(self, conn: sqlite3.Connection, agent: str, thread: str) -> int | None:
+        agent_id = self._agent_id(agent)
+        if agent_id is None:
+            return None
+        row = conn.execute("SELECT id FROM threads WHERE agent_id = ? AND key = ?", (agent_id, thread)).fetchone()
+        return None if row is None else int(row[0])
+
+    def _ensure_thread(
+        self, conn: sqlite3.Connection, agent_id: int, thread: str, created_at: datetime
+    ) -> tuple[int, int]:
+        """(thread id, next sequence number), creating the thread if needed."""
+        stamp = fmt_time(created_at)
+        conn.execute(
+            "INSERT OR IGNORE INTO threads (agent_id, key, created_at, updated_at) VALUES (?, ?, ?, ?)",
+            (agent_id, thread, stamp, stamp),
+        )
+        row = conn.execute(
+            "SELECT id, next_seq FROM threads WHERE agent_id = ? AND key = ?", (agent_id, thread)
+        ).fetchone()
+        return int(row[0]), int(row[1])
+
+    # -- messages -----------------------------------------------------------------------------------
+    def add_messages(
+        self,
+        agent: str,
+        thread: str,
+        items: Sequence[NewMessage],
+        token_counts: Sequence[int],
+        now: datetime,
+        vectors: np.ndarray | None = None,
+        jobs: Sequence[NewJob] = (),
+    ) -> list[Message]:
+        if not items:
+            return []
+        if vectors is not None and len(vectors) != len(items):
+            raise InvalidInput(f"{len(vectors)} vectors for {len(items)} messages")
+        now_stamp = fmt_time(now)  # most messages carry no time of their own: format "now" once
+        stamps = [now_stamp if item.created_at is None else fmt_time(item.created_at) for item in items]
+        try:
+            with self._write() as conn:
+                agent_id = self._ensure_agent(conn, agent, now)
+                thread_id, next_seq = self._ensure_thread(conn, agent_id, thread, items[0].created_at or now)
+                ids = _insert_messages(conn, agent_id, thread_id, next_seq, items, token_counts, stamps)
+                _index_messages(conn, agent_id, thread_id, ids, items)
+                if vectors is not None:
+                    self._put_vectors(conn, agent_id, "message", ids, [thread_id] * len(ids), stamps, vectors)
+                if jobs:
+                    insert_jobs(conn, agent_id, jobs, now)
+        except sqlite3.DatabaseError as exc:
+            raise StorageError(f"could not store messages: {exc}") from exc
+        self._remember_agent(agent, agent_id)
+        return [
+            Message(
+                id=ids[i],
+                agent=agent,
+                thread=thread,
+                seq=next_seq + i,
+                role=item.role,  # type: ignore[arg-type]
+                content=item.content,
+                user=item.user,
+                name=item.name,
+                tool_calls=item.tool_calls,
+                tool_call_id=item.tool_call_id,
+                token_count=token_counts[i],
+                metadata=item.metadata,
+                created_at=(item.created_at or now).astimezone(UTC),
+            )
+            for i, item in enumerate(items)
+        ]
+
+    def messages(
+        self,
+        agent: str,
+        thread: str,
+        *,
+        limit: int | None = None,
+        before_seq: int | None = None,
+        after_seq: int | None = None,
+        unsummarized_only: bool = False,
+    ) -> list[Message]:
+        agent_id = self._agent_id(agent)
+        if agent_id is None:
+            return []
+        sql = (
+            f"SELECT {MESSAGE_COLS} FROM messages m JOIN threads t ON t.id = m.thread_id "  # noqa: S608
+            "JOIN agents a ON a.id = m.agent_id WHERE t.agent_id = ? AND t.key = ?"
+        )
+        params: list[Any] = [agent_id, thread]
+        if before_seq is not None:
+            sql += " AND m.seq < ?"
+            params.append(before_seq)
+        if after_seq is not None:
+            sql += " AND m.seq > ?"
+            params.append(after_seq)
+        if unsummarized_only:
+            sql += " AND m.summarized = 0"
+        if limit is None:
+            sql += " ORDER BY m.seq"
+            return [message_row(r) for r in self._query(sql, params)]
+        sql += " ORDER BY m.seq DESC LIMIT ?"
+        params.append(limit)
+        return [message_row(r) for r in reversed(self._query(sql, params))]
+
+    def get_messages(self, agent: str, ids: Sequence[int]) -> list[Message]:
+        agent_id = self._agent_id(agent)
+        if agent_id is None or not ids:
+            return []
+        marks = ",".join("?" * len(ids))
+        return [
+            message_row(r)
+            for r in self._query(
+                f"SELECT {MESSAGE_COLS} FROM messages m JOIN threads t ON t.id = m.thread_id "  # noqa: S608
+                f"JOIN agents a ON a.id = m.agent_id WHERE +m.agent_id = ? AND m.id IN ({marks}) ORDER BY m.id",
+                (agent_id, *ids),
+            )
+        ]
+
+    def message_windows(self, agent: str, ids: Sequence[int], *, before: int, after: int) -> list[Message]:
+        agent_id = self._agent_id(agent)
+        if agent_id is None or not ids:
+            return []
+        marks = ",".join("?" * len(ids))
+        rows = self._query(
+            f"SELECT DISTINCT {MESSAGE_COLS} FROM messages x "  # noqa: S608
+            "JOIN messages m ON m.thread_id = x.thread_id AND m.seq BETWEEN x.seq - ? AND x.seq + ? "
+            "JOIN threads t ON t.id = m.thread_id JOIN agents a ON a.id = m.agent_id "
+            f"WHERE +x.agent_id = ? AND x.id IN ({marks}) ORDER BY t.key, m.seq",
+            (max(before, 0), max(after, 0), agent_id, *ids),
+        )
+        return [message_row(r) for r in rows]
+
+    # -- threads ------------------------------------------------------------------------------------
+    def get_thread(self, agent: str, thread: str) -> Thread | None:
+        agent_id = self._agent_id(agent)
+        if agent_id is None:
+            return None
+        with self._read() as conn:
+            row = conn.execute(
+                f"SELECT {THREAD_COLS} FROM threads t JOIN agents a ON a.id = t.agent_id "  # noqa: S608
+                "WHERE t.agent_id = ? AND t.key = ?",
+                (agent_id, thread),
+            ).fetchone()
+            if row is None:
+                return None
+            return self._thread(conn, row)
+
+    def _thread(self, conn: sqlite3.Connection, row: tuple[Any, ...]) -> Thread:
+        users = tuple(
+            r[0]
+            for r in conn.execute("SELECT user_id FROM thread_users WHERE thread_id = ? ORDER BY user_id", (row[0],))
+        )
+        return thread_from_row(row, users, ROWS)
+
+    def list_threads(
+        self, agent: str, *, user: str | None, status: str | None, limit: int | None, offset: int
+    ) -> list[Thread]:
+        agent_id = self._agent_id(agent)
+        if agent_id is None:
+            return []
+        sql = f"SELECT {THREAD_COLS} FROM threads t JOIN agents a ON a.id = t.agent_id WHERE t.agent_id = ?"  # noqa: S608
+        params: list[Any] = [agent_id]
+        if user is not None:
+            sql += " AND t.id IN (SELECT thread_id FROM thread_users WHERE agent_id = ? AND user_id = ?)"
+            params += [agent_id, user]
+        if status is not None:
+            sql += " AND t.status = ?"
+            params.append(status)
+        sql += " ORDER BY t.updated_at DESC, t.id DESC LIMIT ? OFFSET ?"
+        params += [-1 if limit is None else limit, offset]
+        with self._read() as conn:
+            return [self._thread(conn, row) for row in conn.execute(sql, params).fetchall()]
+
+    def upsert_thread(
+        self,
+        agent: str,
+        thread: str,
+        now: datetime,
+        *,
+        system_prompt: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        status: str | None = None,
+        jobs: Sequence[NewJob] = (),
+    ) -> Thread:
+        with self._write() as conn:
+            agent_id = self._ensure_agent(conn, agent, now)
+            thread_id, _ = self._ensure_thread(conn, agent_id, thread, now)
+            sets: list[str] = ["updated_at = max(updated_at, ?)"]
+            params: list[Any] = [fmt_time(now)]
+            if system_prompt is not None:
+                sets.append("system_prompt = ?")
+                params.append(system_prompt)
+            if metadata is not None:
+                sets.append("metadata = ?")
+                params.append(dump_json(metadata))
+            if status is not None:
+                sets.append("status = ?")
+                params.append(status)
+                sets.append("ended_at = ?")
+                params.append(fmt_time(now) if status == "ended" else None)
+            conn.execute(f"UPDATE threads SET {', '.join(sets)} WHERE id = ?", (*params, thread_id))  # noqa: S608
+            if jobs:
+                insert_jobs(conn, agent_id, jobs, now)
+        self._remember_agent(agent, agent_id)
+        result = self.get_thread(agent, thread)
+        assert result is not None
+        return result
+
+    def clear_thread(self, agent: str, thread: str) -> int:
+        with self._write() as conn:
+            thread_id = self._thread_id(conn, agent, thread)
+            if thread_id is None:
+                raise NotFound(f"no thread {thread!r} in agent {agent!r}")
+            count = conn.execute("DELETE FROM messages WHERE thread_id = ?", (thread_id,)).rowcount
+            conn.execute("DELETE FROM summaries WHERE thread_id = ? AND kind != 'memory'", (thread_id,))
+            conn.execute("UPDATE threads SET message_count = 0 WHERE id = ?", (thread_id,))
+        return int(count)
+
+    def delete_thread(self, agent: str, thread: str) -> bool:
+        with self._write() as conn:
+            thread_id = self._thread_id(conn, agent, thread)
+            if thread_id is None:
+                return False
+            _detach_memories(conn, "thread_id = ?", (thread_id,))
+            conn.execute("DELETE FROM threads WHERE id = ?", (thread_id,))
+        return True
+
+    def prune_threads(self, agent: str, updated_before: datetime) -> int:
+        agent_id = self._agent_id(agent)
+        if agent_id is None:
+            return 0
+        cutoff = fmt_time(updated_before)
+        with self._write() as conn:
+            _detach_memories(
+                conn, "thread_id IN (SELECT id FROM threads WHERE agent_id = ? AND updated_at < ?)", (agent_id, cutoff)
+            )
+            return int(
+                conn.execute("DELETE FROM threads WHERE agent_id = ? AND updated_at < ?", (agent_id, cutoff)).rowcount
+            )

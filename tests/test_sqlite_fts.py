@@ -1,0 +1,125 @@
+"""Full-text search of messages in the SQLite backend: words indexed per agent (schema migration 5).
+
+What a user would notice if this broke: a search that finds another agent's messages, misses its own
+after an upgrade, or finds a message that was deleted.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from memlane.store.base import Scope
+from memlane.store.sqlite import SQLiteStore
+from memlane.store.sqlite_schema import MIGRATIONS, agent_terms
+from memlane.validation import new_message
+
+T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+MESSAGES = Scope(kinds=("message",))
+
+
+def say(store: SQLiteStore, agent: str, thread: str, *texts: str, user: str = "ann") -> list[int]:
+    items = [new_message("user", text, user=user, max_chars=1000) for text in texts]
+    return [m.id for m in store.add_messages(agent, thread, items, [1] * len(items), T0)]
+
+
+def found(store: SQLiteStore, agent: str, query: str, scope: Scope = MESSAGES) -> list[int]:
+    return sorted(c.id for c in store.keyword_search(agent, query, scope, 50))
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[SQLiteStore]:
+    s = SQLiteStore(tmp_path / "fts.db")
+    yield s
+    s.close()
+
+
+def test_an_agent_never_finds_another_agents_words(store: SQLiteStore) -> None:
+    # Agent ids 1 and 12: agent 1's word "2cats" must not read as agent 12's "cats" (or the reverse).
+    names = [f"agent-{i}" for i in range(1, 13)]
+    for name in names:
+        say(store, name, "t", "hello")
+    [one] = say(store, "agent-1", "t", "my 2cats are asleep")
+    [twelve] = say(store, "agent-12", "t", "cats everywhere")
+    assert store._agent_id("agent-1") == 1 and store._agent_id("agent-12") == 12
+    assert found(store, "agent-12", "cats") == [twelve]
+    assert found(store, "agent-1", "2cats") == [one]
+    assert found(store, "agent-12", "2cats") == [] and found(store, "agent-1", "cats") == []
+    assert found(store, "agent-12", "cats", Scope(kinds=("message",), user="ann")) == [twelve]
+
+
+def test_words_are_stemmed_and_speakers_searchable(store: SQLiteStore) -> None:
+    [runs] = say(store, "a", "t", "She runs every morning", user="Zoë")
+    say(store, "a", "t", "Nothing to see here", user="bob")
+    assert found(store, "a", "running") == [runs]
+    assert found(store, "a", "zoe") == [runs]  # the speaker column, diacritics folded
+    assert found(store, "a", "RUNS", Scope(kinds=("message",), thread="t")) == [runs]
+
+
+def test_deleted_messages_leave_the_index_even_when_their_id_is_reused(store: SQLiteStore) -> None:
+    say(store, "a", "keep", "an ordinary day")
+    [zebra] = say(store, "a", "gone", "a zebra crossed")
+    store.delete_thread("a", "gone")
+    [lion] = say(store, "a", "new", "a lion roared")
+    assert lion == zebra  # SQLite gave the freed rowid to the new message
+    assert found(store, "a", "zebra") == []
+    assert found(store, "a", "lion") == [lion]
+    store.clear_thread("a", "new")
+    assert found(store, "a", "lion") == []
+
+
+def _version_4_store(path: Path) -> None:
+    """A store as memlane left it before migration 5: plain words in the message index."""
+    db = sqlite3.connect(path)
+    db.execute(
+        "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+    )
+    for number, name, script in MIGRATIONS[:4]:
+        db.executescript(script)
+        db.execute("INSERT INTO schema_migrations VALUES (?, ?, '2026-01-01T00:00:00+00:00')", (number, name))
+    stamp = "2026-01-01T12:00:00.000000+00:00"
+    for agent_id, text in ((1, "penguins love the cold sea"), (2, "penguins in the zoo")):
+        db.execute("INSERT INTO agents (id, name, created_at) VALUES (?, ?, ?)", (agent_id, f"bot{agent_id}", stamp))
+        db.execute(
+            "INSERT INTO threads (id, agent_id, key, created_at, updated_at, next_seq, message_count) "
+            "VALUES (?, ?, 't', ?, ?, 2, 1)",
+            (agent_id, agent_id, stamp, stamp),
+        )
+        db.execute(
+            "INSERT INTO messages (id, agent_id, thread_id, seq, role, user_id, content, token_count, created_at) "
+            "VALUES (?, ?, ?, 1, 'user', 'ann', ?, 5, ?)",
+            (agent_id, agent_id, agent_id, text, stamp),
+        )
+        db.execute(
+            "INSERT INTO messages_fts (rowid, content, speaker, scope) VALUES (?, ?, 'ann', ?)",
+            (agent_id, text, f"a{agent_id} t{agent_id}"),
+        )
+    db.commit()
+    db.close()
+
+
+def test_opening_a_version_4_store_reindexes_its_messages_per_agent(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    _version_4_store(path)
+    store = SQLiteStore(path)
+    try:
+        assert store.schema_version() == MIGRATIONS[-1][0] >= 5
+        assert found(store, "bot1", "penguin") == [1]  # stemmed, and only its own
+        assert found(store, "bot2", "zoo") == [2] and found(store, "bot1", "zoo") == []
+        store.delete_thread("bot1", "t")  # the rebuilt index deletes what it indexed
+        assert found(store, "bot1", "penguins") == [] and found(store, "bot2", "penguins") == [2]
+    finally:
+        store.close()
+    with sqlite3.connect(path) as db:  # what is indexed now: tagged words
+        assert db.execute(
+            "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?", (f'"{agent_terms(2, "zoo")}"',)
+        ).fetchall() == [(2,)]
+
+
+def test_agent_terms_tag_every_word_and_nothing_else() -> None:
+    assert agent_terms(12, "Hello, wörld_2!") == "q212hello q212wörld q2122"
+    assert agent_terms(1, "") == "" and agent_terms(1, None) == "" and agent_terms(1, "?!") == ""
