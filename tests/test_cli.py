@@ -213,6 +213,14 @@ def test_recall_respects_scope(db: str) -> None:
     assert "Nothing found" in run("--db", db, "recall", "zebra").stdout
 
 
+def test_recall_filters_on_metadata(db: str) -> None:
+    js(db, "add", "t1", "user", "Python Python Python", "--metadata", '{"src": "slack"}')
+    mail = js(db, "add", "t2", "user", "Python by mail", "--metadata", '{"src": "mail"}')
+    hits = js(db, "recall", "python", "--limit", "1", "--metadata", '{"src": "mail"}')["hits"]
+    assert [(h["kind"], h["id"]) for h in hits] == [("message", mail["id"])]
+    assert "metadata" in run("--db", db, "recall", "python", "--metadata", '{"src": [1]}', code=2).stderr
+
+
 def test_context(db: str) -> None:
     for i in range(30):
         js(db, "add", "general", "user" if i % 2 == 0 else "assistant", f"message number {i} about gardens " * 3)

@@ -12,6 +12,7 @@ import io
 import json
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -193,13 +194,104 @@ def test_round_trip_sqlite_postgres_sqlite_gives_identical_exports(
             assert copied.jobs_copied == len(src.list_jobs(agent, status="pending", limit=None))
         assert by_agent["jobs-only"].jobs_copied == 1
     assert there.agents[0].jobs_not_copied == {"done": 1}
-    assert there.needs_reindex and there.embedding_model == "fake-hash-64" == pg.get_meta("embedding_model")
-    assert pg.get_meta("embedding_dim") is None  # no vectors yet: reindex makes them
+    assert there.embedding_model == "fake-hash-64" == pg.get_meta("embedding_model")
+    # Messages and facts were embedded as they were written, and their vectors come along; the summaries
+    # were stored without vectors, so there is still something for reindex to do.
+    assert there.needs_reindex and again.needs_reindex
+    assert there.agents[0].vectors_copied == {"message": 5, "fact": 4, "summary": 0}
+    assert vectors(pg, AGENTS[0]) == vectors(src, AGENTS[0]) == vectors(lite, AGENTS[0])
 
     verify = [s for s in steps if s.stage == "verify"]
     assert steps[0].stage == "copy" and verify and verify[-1].done == verify[-1].total == steps[-1].total
     copy_done = [s.done for s in steps if s.stage == "copy"]
     assert copy_done == sorted(copy_done) and len(copy_done) > len(AGENTS)  # progress within an agent too
+
+
+def vectors(store: Store, agent: str) -> dict[tuple[Any, ...], tuple[float, ...]]:
+    """Every stored vector of the agent, keyed by what identifies its item in any store."""
+    out: dict[tuple[Any, ...], tuple[float, ...]] = {}
+    threads = store.list_threads(agent, user=None, status=None, limit=None, offset=0)
+    by_id: dict[str, dict[int, tuple[Any, ...]]] = {
+        "message": {m.id: ("message", t.key, m.seq) for t in threads for m in store.messages(agent, t.key)},
+        "fact": {
+            f.id: ("fact", f.owner, f.content, f.created_at)
+            for f in store.list_facts(agent, FactFilter(all_users=True, include_superseded=True), limit=None)
+        },
+        "summary": {
+            s.id: ("summary", s.thread, s.kind, s.owner, s.content)
+            for s in store.summaries(agent, thread=None, kind=None, limit=None)
+        },
+    }
+    for kind, keys in by_id.items():
+        found, matrix = store.get_vectors(agent, kind, list(keys))
+        out |= {keys[i]: tuple(row.tolist()) for i, row in zip(found, matrix, strict=True)}
+    return out
+
+
+@pytest.mark.postgres
+def test_vectors_are_copied_both_ways_so_the_copy_recalls_without_reindex(
+    source: str, new_pg_database: Callable[[], str], tmp_path: Path, settings: Any, opened: Callable[[str], Store]
+) -> None:
+    def found(location: str) -> dict[str, list[tuple[str, str, float]]]:
+        with Memory(location, agent="bot", settings=settings) as mem:
+            return {
+                preset: [
+                    (h.kind, h.text, round(h.score, 5))
+                    for h in mem.recall("late order shipped", user="alice", limit=4, preset=preset, now=when)
+                ]
+                for preset in ("vector", "default")
+            }
+
+    with Memory(source, agent="bot", settings=settings) as mem:
+        assert mem.reindex() == 2 * 3  # the summaries of both agents: now every item has a vector
+    when = datetime(2030, 1, 1, tzinfo=UTC)
+    pg_url, back = new_pg_database(), str(tmp_path / "back.db")
+    src, pg, lite = opened(source), opened(pg_url), opened(back)
+
+    there = copy_store(src, pg, batch_messages=2)
+    again = copy_store(pg, lite)
+
+    for report in (there, again):
+        assert report.identical and not report.needs_reindex
+        for copied in (a for a in report.agents if a.agent in AGENTS):
+            assert copied.vectors_copied == {"message": 5, "fact": 4, "summary": 3}
+            assert copied.vectors_unmatched == {"message": 0, "fact": 0, "summary": 0}
+    for agent in AGENTS:
+        expected = vectors(src, agent)
+        assert len(expected) == 5 + 4 + 3
+        assert vectors(pg, agent) == expected and vectors(lite, agent) == expected  # float32, bit for bit
+    assert pg.get_meta("embedding_dim") == lite.get_meta("embedding_dim") == "64"
+    with psycopg.connect(pg_url) as conn:  # loaded without the HNSW indexes, which were built at the end
+        assert conn.execute("SELECT count(*) FROM pg_indexes WHERE indexdef LIKE '%hnsw%'").fetchone() == (3,)
+    original, on_pg, back_again = found(source), found(pg_url), found(back)
+    assert len(original["vector"]) == 4
+    # Semantic search gives the same hits with the same scores on the copies, without a reindex.
+    assert on_pg["vector"] == original["vector"] == back_again["vector"]
+    assert back_again["default"] == original["default"]  # same backend: keyword scores agree too
+    assert [h[:2] for h in on_pg["default"]] == [h[:2] for h in original["default"]]
+    for location in (pg_url, back):
+        with Memory(location, agent="bot", settings=settings) as mem:
+            assert mem.reindex() == 0  # nothing left to embed
+
+
+@pytest.mark.postgres
+def test_a_merge_leaves_the_vectors_of_kept_threads_alone(
+    source: str, new_pg_database: Callable[[], str], settings: Any, opened: Callable[[str], Store]
+) -> None:
+    pg_url = new_pg_database()
+    with Memory(pg_url, agent="bot", settings=settings) as mem:
+        mem.add_message("support", "user", "I was here first", user="dora")
+    dst = opened(pg_url)
+    before = vectors(dst, "bot")
+    assert len(before) == 1
+
+    report = copy_store(opened(source), dst, merge=True)
+
+    after = vectors(dst, "bot")
+    assert after[("message", "support", 1)] == before[("message", "support", 1)]
+    assert ("message", "サポート", 1) in after and {a.agent: a for a in report.agents}["bot"].vectors_copied[
+        "message"
+    ] == 1
 
 
 @pytest.mark.postgres

@@ -379,6 +379,30 @@ def test_vector_search_agrees_with_sqlite(store: PostgresStore, tmp_path: Path) 
         lite.close()
 
 
+def test_get_vectors_gives_back_what_was_stored_as_sqlite_does(store: PostgresStore, tmp_path: Path) -> None:
+    lite = SQLiteStore(tmp_path / "same.db")
+    try:
+        ids = {name: _fill(backend, np.random.default_rng(5)) for name, backend in (("pg", store), ("lite", lite))}
+        none, empty = store.get_vectors("a", "message", [])
+        assert none == [] and empty.shape == (0, 6)
+        for kind in ("message", "fact", "summary"):
+            mine, theirs = ids["pg"][kind], ids["lite"][kind]
+            half = len(mine) // 2  # the first half is agent "a"'s, the rest "b"'s
+            # Reversed order, an id of agent "b", and an id that does not exist: the order given is kept,
+            # the others are left out.
+            wanted = [*reversed(mine[:half]), mine[-1], 10**9]
+            found, matrix = store.get_vectors("a", kind, wanted)
+            assert found == list(reversed(mine[:half])) and matrix.dtype == np.float32
+            there, expected = lite.get_vectors("a", kind, [*reversed(theirs[:half]), theirs[-1], 10**9])
+            assert len(there) == len(found) and matrix.shape == (len(found), 6)
+            assert np.array_equal(matrix, expected)  # float32 bit for bit, as written
+        assert store.get_vectors("nobody", "fact", ids["pg"]["fact"])[0] == []
+        with pytest.raises(InvalidInput):
+            store.get_vectors("a", "thread", [1])
+    finally:
+        lite.close()
+
+
 def test_keyword_search_scopes_agree_with_sqlite(store: PostgresStore, tmp_path: Path) -> None:
     lite = SQLiteStore(tmp_path / "same.db")
     try:
@@ -497,6 +521,55 @@ def test_semantic_recall_and_reindex_agree_with_sqlite(
             assert mem.reindex(batch_size=3) == 8
             assert mem.reindex() == 0
             assert recalls(mem) == results[0]
+
+
+def test_concurrent_retrievers_find_what_sequential_ones_find(pg_url: str) -> None:
+    with Memory(pg_url, agent="bot", settings=load_settings(embedder="fake")) as mem:
+        _conversations(mem)
+        assert mem.searcher.concurrent  # a pooled store reads concurrently
+        queries = [("flight to Lisbon last week", "alice"), ("cat at the vet", "bob"), ("dinner cake", None)]
+        when = datetime(2030, 1, 1, tzinfo=UTC)
+        found = []
+        for concurrent in (True, False):
+            mem.searcher.concurrent = concurrent
+            found.append(
+                [
+                    [(h.kind, h.text, round(h.score, 6)) for h in mem.recall(q, user=u, limit=6, now=when)]
+                    for q, u in queries
+                ]
+            )
+        assert found[0] == found[1] and all(found[0])
+
+
+def _terminate(url: str, pid: int) -> None:
+    """End a server process and wait until it is gone."""
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        deadline = time.monotonic() + 10
+        while admin.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s", (pid,)).fetchone():
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+
+
+def test_pooled_connections_are_checked_only_after_sitting_idle(pg_url: str) -> None:
+    store = PostgresStore(pg_url, min_connections=1, max_connections=1)
+    try:
+        assert store.list_agents() == []
+        with store._pool.connection() as conn:  # the only connection: end it behind the pool's back
+            pid = conn.info.backend_pid
+        _terminate(pg_url, pid)
+        with pytest.raises(StorageError):  # used a moment ago, so not checked: the failure shows once
+            store.list_agents()
+        assert store.list_agents() == []  # the broken connection was replaced
+        with store._pool.connection() as conn:
+            pid = conn.info.backend_pid
+        while not store._pool.get_stats().get("pool_available"):  # the pool takes it back in the background
+            time.sleep(0.01)
+        store._last_used[conn] = time.monotonic() - 60  # as if idle for a minute
+        _terminate(pg_url, pid)
+        assert store.list_agents() == []  # checked, found broken, replaced before use
+    finally:
+        store.close()
 
 
 # -- jobs -------------------------------------------------------------------------------------------

@@ -1520,3 +1520,57 @@ def test_malformed_import_writes_nothing(mem: Memory, clock: Any) -> None:
 def test_import_from_a_missing_file_is_invalid(mem: Memory, tmp_path: Path) -> None:
     with pytest.raises(InvalidInput):
         mem.import_(tmp_path / "nope.jsonl")
+
+
+# ---- metadata filters: inside the search, on every retriever -------------------------------------------
+
+
+def _tagged(mem: Memory) -> dict[str, tuple[str, int]]:
+    """Messages and facts about walruses whose metadata differ in type and value (a thread each, so that no
+    hit shows up only inside another's context window)."""
+    added = {
+        "slack": mem.add_message(
+            "t-slack", "user", "walrus walrus walrus tusks", user="al", metadata={"src": "slack"}
+        ).id,
+        "mail": mem.add_message(
+            "t-mail", "user", "a walrus on the ice", user="al", metadata={"src": "mail", "n": 1}
+        ).id,
+        "float": mem.add_message("t-float", "user", "walrus count", user="al", metadata={"n": 1.0, "ok": True}).id,
+        "true": mem.add_message("t-true", "user", "walrus yes", user="al", metadata={"ok": True, "none": None}).id,
+        "one": mem.add_message("t-one", "user", "walrus one", user="al", metadata={"ok": 1}).id,
+        "bare": mem.add_message("t-bare", "user", "walrus without metadata", user="al").id,
+    }
+    ids = {name: ("message", id_) for name, id_ in added.items()}
+    ids["fact"] = ("fact", mem.remember("Al counts walrus pups", user="al", metadata={"src": "slack"}).id)
+    return ids
+
+
+@pytest.mark.parametrize("preset", ["keyword", "vector", "default"])
+def test_recall_filters_on_metadata_inside_the_search(store_url: str, preset: str) -> None:
+    from memlane.embeddings import FakeEmbedder
+
+    settings = load_settings(embedder="none", worker="none")
+    with Memory(store_url, agent="a", settings=settings, embedder=FakeEmbedder()) as mem:
+        ids = _tagged(mem)
+
+        def found(**metadata: Any) -> set[tuple[str, int]]:
+            return {(h.kind, h.id) for h in mem.recall("walrus", user="al", limit=20, preset=preset, metadata=metadata)}
+
+        # the best keyword match is filtered out, not ranked out: a limit of 1 still finds the other one
+        best = mem.recall("walrus", limit=1, kinds=["message"], preset=preset, metadata={"src": "mail"})
+        assert [(h.kind, h.id) for h in best] == [ids["mail"]]
+        assert found(src="slack") == {ids["slack"], ids["fact"]}
+        assert found(src="slack", n=1) == set()
+        assert found(n=1) == {ids["mail"], ids["float"]}  # 1 is 1.0
+        assert found(ok=True) == {ids["float"], ids["true"]}  # True is not 1
+        assert found(ok=1) == {ids["one"]}
+        assert found(none=None) == {ids["true"]}
+        assert found(src="nowhere") == set()
+        assert len(found()) == 7  # an empty filter filters nothing
+
+
+def test_a_bad_metadata_filter_is_invalid_input(mem: Memory) -> None:
+    mem.add_message("t", "user", "walrus")
+    for bad in ({"a b": 1}, {"": 1}, {"k": [1]}, {"k": {"x": 1}}, {"k": float("nan")}, {1: "x"}, ["k"], "k=v"):
+        with pytest.raises(InvalidInput):
+            mem.recall("walrus", metadata=bad)  # type: ignore[arg-type]

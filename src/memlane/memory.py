@@ -35,6 +35,7 @@ from .validation import (
     check_importance,
     check_key,
     check_metadata,
+    check_metadata_filter,
     check_optional_key,
     check_visibility,
     new_message,
@@ -589,6 +590,7 @@ class Memory:
         since: datetime | None = None,
         until: datetime | None = None,
         include_superseded: bool = False,
+        metadata: Mapping[str, Any] | None = None,
         preset: str | SearchConfig | None = None,
         now: datetime | None = None,
         group_by: None = None,
@@ -606,6 +608,7 @@ class Memory:
         since: datetime | None = None,
         until: datetime | None = None,
         include_superseded: bool = False,
+        metadata: Mapping[str, Any] | None = None,
         preset: str | SearchConfig | None = None,
         now: datetime | None = None,
         group_by: Literal["thread"],
@@ -622,6 +625,7 @@ class Memory:
         since: datetime | None = None,
         until: datetime | None = None,
         include_superseded: bool = False,
+        metadata: Mapping[str, Any] | None = None,
         preset: str | SearchConfig | None = None,
         now: datetime | None = None,
         group_by: Literal["thread"] | None = None,
@@ -640,6 +644,8 @@ class Memory:
 
         ``user`` limits facts to the user's own, shared and agent-level ones and messages to the user's
         threads (unless ``thread`` is given). ``kinds`` picks among "message", "fact", "summary".
+        ``metadata`` keeps only items whose metadata holds each ``key: value`` given (top-level keys,
+        string/number/boolean/None values; e.g. ``{"channel": "#general"}``), inside the search.
         A message is found as soon as :meth:`add_message` has returned.
 
         ``group_by="thread"`` returns the same hits as :class:`~memlane.types.HitGroup` objects, one per
@@ -647,7 +653,7 @@ class Memory:
         group's hits in the order they happened.
 
         Raises:
-            InvalidInput: empty query, bad limit, kind or group_by. ConfigError: unknown preset.
+            InvalidInput: empty query, bad limit, kind, metadata filter or group_by. ConfigError: unknown preset.
         """
         text = check_content(query, "query", self.settings.max_content_chars)
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
@@ -665,6 +671,7 @@ class Memory:
             since=since,
             until=until,
             include_superseded=include_superseded,
+            metadata=check_metadata_filter(metadata),
         )
         config = preset if isinstance(preset, SearchConfig) else get_preset(preset or self.settings.search_preset)
         at = self._now() if now is None else (now if now.tzinfo else now.replace(tzinfo=UTC))

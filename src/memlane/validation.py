@@ -7,6 +7,7 @@ message that names the field; a failed check never leaves a partial write behind
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ __all__ = [
     "check_importance",
     "check_key",
     "check_metadata",
+    "check_metadata_filter",
     "check_timestamp",
     "check_visibility",
     "new_message",
@@ -148,6 +150,34 @@ def check_metadata(value: Any, field: str = "metadata") -> dict[str, Any]:
     decoded: dict[str, Any] = json.loads(text)
     _check_no_nul(decoded, field)
     return decoded
+
+
+#: Keys a metadata filter may name: the top-level keys of an item's metadata, as a JSON path can spell them.
+_FILTER_KEY = re.compile(r"[A-Za-z0-9_\-]{1,64}")
+
+
+def check_metadata_filter(value: Any) -> dict[str, str | int | float | bool | None] | None:
+    """A recall filter on metadata: ``{key: value}`` pairs an item's metadata must all hold, values being
+    JSON scalars (string, number, true/false, null) compared with their type (``True`` is not ``1``; ``1``
+    is ``1.0``). Keys are 1-64 letters, digits, ``_`` or ``-``. ``None`` or ``{}``: no filter."""
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise InvalidInput(f"metadata filter must be a mapping of key to value, not {type(value).__name__}")
+    checked: dict[str, str | int | float | bool | None] = {}
+    for key, item in value.items():
+        if not isinstance(key, str) or not _FILTER_KEY.fullmatch(key):
+            raise InvalidInput(f"metadata filter key {key!r} must be 1-64 letters, digits, '_' or '-'")
+        if isinstance(item, float) and not math.isfinite(item):
+            raise InvalidInput(f"metadata filter value of {key!r} must be finite")
+        if item is not None and not isinstance(item, str | int | float | bool):
+            raise InvalidInput(
+                f"metadata filter value of {key!r} must be a string, number, boolean or None, not {type(item).__name__}"
+            )
+        if isinstance(item, str):
+            _check_text(item, "metadata filter")
+        checked[key] = item
+    return checked or None
 
 
 def _check_no_nul(value: Any, field: str) -> None:

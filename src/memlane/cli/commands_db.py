@@ -100,8 +100,9 @@ def copy(
 
     Every thread, message, summary, fact with its history, and every pending job of every agent (or of the
     --agent ones) is copied. The copy is verified per agent: the same record counts, and the same sha256 of
-    the JSON Lines export (what `memlane --agent A export -` prints) on both sides. Vectors are not copied:
-    run `memlane --db DST reindex` afterwards. Stop writers of SRC first. Both stores are migrated to the
+    the JSON Lines export (what `memlane --agent A export -` prints) on both sides. Vectors are copied when
+    both stores use the same embedding model (else run `memlane --db DST reindex` afterwards). Stop writers
+    of SRC first. Both stores are migrated to the
     current schema when opened, as every command does.
 
     Examples:
@@ -194,7 +195,7 @@ def _print_report(report: CopyReport) -> None:
         model = report.embedding_model or "the configured model"
         out.print(
             Text(
-                f"Vectors are not copied: run `memlane --db {report.target} reindex` to embed the copy with {model} "
-                "(until then recall on it finds keyword matches only)."
+                f"Some items of the copy have no vectors: run `memlane --db {report.target} reindex` to embed them "
+                f"with {model} (until then recall finds them by keywords only)."
             )
         )

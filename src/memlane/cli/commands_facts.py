@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
+from ..validation import check_metadata
 from .render import console, context_document, context_view, emit_json, facts_table, hits_table, plural, print_all
 from .state import get_state
 
@@ -137,6 +138,12 @@ def recall(
     ] = None,
     thread: Annotated[str | None, typer.Option("--thread", "-t", help="Only this thread's messages.")] = None,
     limit: Annotated[int, typer.Option("--limit", "-l", help="At most N hits.")] = 5,
+    metadata: Annotated[
+        str | None,
+        typer.Option(
+            "--metadata", help='Only items whose metadata holds these pairs, a JSON object: \'{"channel": "dev"}\'.'
+        ),
+    ] = None,
 ) -> None:
     """Find the messages, facts and summaries most relevant to a query, ranked.
 
@@ -144,11 +151,12 @@ def recall(
 
         memlane recall "what language does Alice like" --user alice
 
-        memlane --json recall python --limit 3
+        memlane --json recall python --limit 3 --metadata '{"source": "slack"}'
     """
     state = get_state(ctx)
+    wanted = check_metadata(metadata, "--metadata") if metadata is not None else None
     with state.open() as mem:
-        hits = mem.recall(query, user=user, thread=thread, limit=limit)
+        hits = mem.recall(query, user=user, thread=thread, limit=limit, metadata=wanted)
     if state.json:
         emit_json({"query": query, "user": user, "hits": hits})
     elif not hits:

@@ -5,17 +5,23 @@
 2. Every configured retriever returns a pool of candidates; all scope filters are applied inside the
    store, never after ranking. With a time range in ``soft`` mode each retriever also searches inside the
    range, so items of that time enter the pool even when others outrank them; ``hard`` mode searches only
-   inside it.
+   inside it. When the store takes concurrent reads (it has ``concurrent_reads = True``, as the
+   PostgreSQL store with its connection pool does), the retrievers' searches run at the same time on a
+   small shared thread pool, and so do the loads of the fused candidates' records; otherwise (SQLite) one
+   after another. The results are the same.
 3. The lists are fused (:mod:`.fusion`), the records loaded, boosts applied (:mod:`.rerank`), near-copies
    dropped, and message hits widened into context windows (:mod:`.windows`).
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from datetime import UTC, datetime
 from functools import partial
+from typing import Any, TypeVar
 
 from ..errors import ConfigError
 from ..store.base import Candidate, Scope, Store
@@ -35,6 +41,20 @@ OPTIONAL_RETRIEVERS = frozenset({"vector"})
 #: A retriever: (agent, query, scope, limit) -> candidates, best first.
 Retriever = Callable[[str, str, Scope, int], list[Candidate]]
 
+T = TypeVar("T")
+_POOL_SIZE = 4  # the searches of one recall: two retrievers, twice with a time range
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def _shared_pool() -> ThreadPoolExecutor:
+    """The process's search threads, started on first use (never at import)."""
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=_POOL_SIZE, thread_name_prefix="memlane-search")
+        return _pool
+
 
 class Searcher:
     """Runs a :class:`SearchConfig` against a store; new retrievers are registered by name."""
@@ -42,6 +62,8 @@ class Searcher:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.retrievers: dict[str, Retriever] = {"keyword": store.keyword_search}
+        # A store that serves several reads at once says so; SQLite reads one at a time per store.
+        self.concurrent = store.concurrent_reads
 
     def search(
         self,
@@ -70,12 +92,14 @@ class Searcher:
                 return []
             scope, when = narrowed, None
         pool = config.pool_size(limit)
-        lists = self._retrieve(agent, text, scope, pool, config)
+        scopes = [scope]
         if when is not None:
             inside = _narrow(scope, when)
             if inside is not None:
-                for name, found in self._retrieve(agent, text, inside, pool, config).items():
-                    lists[name] = _union(lists.get(name, []), found)
+                scopes.append(inside)
+        lists: dict[str, list[Candidate]] = {}
+        for name, found in self._retrieve(agent, text, scopes, pool, config):
+            lists[name] = _union(lists[name], found) if name in lists else found
         if not lists:
             return []
         fused = self._fuse(lists, config)
@@ -95,17 +119,33 @@ class Searcher:
 
     # -- steps --------------------------------------------------------------------------------------
     def _retrieve(
-        self, agent: str, text: str, scope: Scope, pool: int, config: SearchConfig
-    ) -> dict[str, list[Candidate]]:
-        lists: dict[str, list[Candidate]] = {}
+        self, agent: str, text: str, scopes: Sequence[Scope], pool: int, config: SearchConfig
+    ) -> list[tuple[str, list[Candidate]]]:
+        """Each configured retriever's candidates in each scope, in config order (scopes inner)."""
+        calls: list[tuple[str, Callable[[], list[Candidate]]]] = []
         for name in config.retrievers:
             retriever = self.retrievers.get(name)
             if retriever is None:
                 if name in OPTIONAL_RETRIEVERS:
                     continue  # e.g. no embedder configured: search with what there is
                 raise ConfigError(f"search config {config.name!r} uses unknown retriever {name!r}")
-            lists[name] = retriever(agent, text, scope, pool)
-        return lists
+            calls += [(name, partial(retriever, agent, text, scope, pool)) for scope in scopes]
+        results = self._all([call for _, call in calls])
+        return [(name, found) for (name, _), found in zip(calls, results, strict=True)]
+
+    def _all(self, calls: Sequence[Callable[[], T]]) -> list[T]:
+        """The calls' results in order: at the same time if the store allows it, else one by one."""
+        if not self.concurrent or len(calls) < 2:
+            return [call() for call in calls]
+        # The first call runs on this thread, the others on the pool; every call is waited for (so none
+        # outlives a failure of another) and the first failure is raised.
+        futures: list[Future[Any]] = [_shared_pool().submit(call) for call in calls[1:]]
+        try:
+            first = calls[0]()
+        finally:
+            for future in futures:
+                future.exception()  # waits
+        return [first, *(future.result() for future in futures)]
 
     @staticmethod
     def _fuse(lists: dict[str, list[Candidate]], config: SearchConfig) -> list[Candidate]:
@@ -129,13 +169,14 @@ class Searcher:
         ids: dict[str, list[int]] = {"message": [], "fact": [], "summary": []}
         for cand in fused:
             ids[cand.kind].append(cand.id)
-        records: dict[tuple[str, int], Message | Fact | Summary] = {}
-        if ids["message"]:
-            records |= {("message", m.id): m for m in self.store.get_messages(agent, ids["message"])}
-        if ids["fact"]:
-            records |= {("fact", f.id): f for f in self.store.get_facts(agent, ids["fact"])}
-        if ids["summary"]:
-            records |= {("summary", s.id): s for s in self.store.get_summaries(agent, ids["summary"])}
+        getters: dict[str, Callable[[str, Sequence[int]], Sequence[Message | Fact | Summary]]] = {
+            "message": self.store.get_messages,
+            "fact": self.store.get_facts,
+            "summary": self.store.get_summaries,
+        }
+        kinds = [kind for kind in getters if ids[kind]]
+        loaded = self._all([partial(getters[kind], agent, ids[kind]) for kind in kinds])
+        records = {(kind, item.id): item for kind, items in zip(kinds, loaded, strict=True) for item in items}
         return [
             Found(c.kind, c.id, c.score, c.source, records[(c.kind, c.id)]) for c in fused if (c.kind, c.id) in records
         ]

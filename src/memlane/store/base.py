@@ -1,4 +1,4 @@
-"""The storage contract every backend implements (SQLite now, PostgreSQL next).
+"""The storage contract every backend implements (SQLite and PostgreSQL).
 
 Above this layer nothing knows which database it talks to: no SQL, no SQLite-isms. Every method that
 writes is one transaction; every method takes the agent name first, and never reads or writes outside
@@ -8,7 +8,7 @@ that agent. ``tests/test_store_contract.py`` is the contract's test suite, run o
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
@@ -27,7 +27,9 @@ class Scope:
 
     ``user`` narrows facts to the user's own, shared and agent-level ones, and messages/summaries to the
     threads the user took part in (unless ``thread`` names one). ``user=None`` sees only shared and
-    agent-level facts.
+    agent-level facts. ``metadata`` keeps only items whose metadata holds every ``key: value`` pair (top-level
+    keys, JSON scalar values compared with their type, as :func:`memlane.validation.check_metadata_filter`
+    checks them).
     """
 
     user: str | None = None
@@ -36,6 +38,7 @@ class Scope:
     since: datetime | None = None
     until: datetime | None = None
     include_superseded: bool = False
+    metadata: Mapping[str, str | int | float | bool | None] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +81,9 @@ class Store(ABC):
 
     backend: str
     location: str
+    #: Whether several reads may run at the same time from different threads, each on its own connection
+    #: (the search engine then runs its retrievers in parallel). SQLite reads one at a time per store.
+    concurrent_reads: bool = False
 
     # -- lifecycle and schema -------------------------------------------------------------------
     @abstractmethod

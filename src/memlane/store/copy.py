@@ -15,10 +15,21 @@ count, ``summarized`` flag and times), summary, fact (with its history, includin
 history is kept), and every *pending* job. The store's ``embedding_model`` is carried over when the
 destination has none.
 
-What is not: vectors (the contract has no way to read them back, so the destination is embedded again
-with ``memlane reindex``; :attr:`CopyReport.needs_reindex` says when), jobs that are running, done or dead,
-the dedupe keys of pending jobs, and LLM usage events (the contract only reads their totals). Database ids
-are not kept either; nothing outside a store refers to them.
+Vectors are copied too (``get_vectors`` on the source, ``set_vectors`` on the destination), so the copy
+recalls semantically without ``memlane reindex``. Database ids differ between the two stores, so items
+are matched by what identifies them in an export: a message by (thread, ``seq``); a summary by (thread,
+kind, owner, range, content, creation time) and a fact by (owner, content, creation time), items with
+equal keys in id order (the import keeps the export's order, which is id order). A vector goes only to an
+item of the copy that has none yet, and only when both stores use the same embedding model; with a merge,
+nothing goes into threads the destination already had. A fresh copy must match every source vector, or
+it fails its verification. Items that had no vector in the source have none in the copy:
+:attr:`CopyReport.needs_reindex` says when ``memlane reindex`` has something to embed. A fresh copy into
+PostgreSQL loads the vectors without the HNSW indexes and builds them once at the end (also when the copy
+fails), because one build is far faster than inserting every vector into a live index.
+
+What is not copied: jobs that are running, done or dead, the dedupe keys of pending jobs, and LLM usage
+events (the contract only reads their totals). Database ids are not kept either; nothing outside a store
+refers to them.
 
 Writes are in chunks (one transaction each, see ``batch_messages``), so a failed copy can leave part of an
 agent behind: copy into an empty store and drop it if the copy fails. Stop writers of the source first; a
@@ -30,15 +41,18 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any, Literal, cast
+
+import numpy as np
 
 from ..errors import Conflict, InvalidInput, NotFound, StorageError
 from ..exchange import EXPORT_FORMAT, EXPORT_VERSION, check_record
+from ..types import Fact, Summary
 from ..validation import NewJob
-from .base import Store
+from .base import FactFilter, Store
 
 __all__ = ["AgentCopy", "CopyProgress", "CopyReport", "copy_store", "export_digest"]
 
@@ -55,6 +69,8 @@ _TYPE_KEY = {
 _STATUS_TABLES = ("threads", "messages", "facts", "summaries")
 _PROGRESS_TYPES = frozenset({"thread", "message", "summary", "fact"})  # what the status counts count
 _NO_LIMIT = 10**12  # content was accepted by the source; the copy does not apply today's length limit
+_VECTOR_KINDS = ("message", "fact", "summary")
+_EVERY_FACT = FactFilter(all_users=True, include_superseded=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +96,8 @@ class AgentCopy:
     target_sha256: str
     jobs_copied: int
     jobs_not_copied: dict[str, int] = field(default_factory=dict)  # by status: running, done, dead
+    vectors_copied: dict[str, int] = field(default_factory=dict)  # by kind: message, fact, summary
+    vectors_unmatched: dict[str, int] = field(default_factory=dict)  # source vectors with no item in the copy
 
     @property
     def identical(self) -> bool:
@@ -91,8 +109,9 @@ class AgentCopy:
 class CopyReport:
     """The result of :func:`copy_store` (which raises instead of returning when a check fails).
 
-    ``needs_reindex``: the store is used with an embedding model (``embedding_model``) but the copied items
-    have no vectors yet; ``memlane reindex`` (``Memory.reindex``) on the destination makes them.
+    ``needs_reindex``: the destination is used with an embedding model (``embedding_model``) and holds
+    items without vectors (they had none in the source, or the two stores use different models);
+    ``memlane reindex`` (``Memory.reindex``) on the destination makes them.
     """
 
     source: str
@@ -195,10 +214,15 @@ def copy_store(
         )
     sizes = {name: _size(src, name) for name in names}
     before = {name: dst.status(name).counts for name in names}
-    run = _Run(src, dst, merge, batch_messages, progress, sum(sizes.values()))
     notes = _carry_meta(src, dst)
+    model = src.get_meta("embedding_model")
+    vectors = model is not None and dst.get_meta("embedding_model") == model
+    run = _Run(src, dst, merge, batch_messages, progress, sum(sizes.values()), vectors, bulk=not merge)
     when = now or datetime.now(UTC)
-    copied = [(name, *run.agent(name), *_copy_jobs(src, dst, name, when, merge)) for name in names]
+    try:
+        copied = [(name, *run.agent(name), *_copy_jobs(src, dst, name, when, merge)) for name in names]
+    finally:
+        run.finish()
 
     results: list[AgentCopy] = []
     problems: list[str] = []
@@ -210,7 +234,9 @@ def copy_store(
 
         target_sha, target_counts = _digest(dst, name, tick)
         checked += sizes[name]
-        result = AgentCopy(name, counts, target_counts, written, sha, target_sha, jobs, others)
+        result = AgentCopy(
+            name, counts, target_counts, written, sha, target_sha, jobs, others, *run.vector_counts(name)
+        )
         problems += _problems(src, dst, result, before[name], merge)
         results.append(result)
     if problems:
@@ -222,7 +248,7 @@ def copy_store(
         agents=tuple(results),
         merged=merge,
         embedding_model=model,
-        needs_reindex=model is not None and run.total > 0,  # vectors are never copied
+        needs_reindex=model is not None and any(dst.items_without_vectors(kind, 1) for kind in _VECTOR_KINDS),
         seconds=time.monotonic() - started,
         notes=tuple(notes),
     )
@@ -258,21 +284,49 @@ def _carry_meta(src: Store, dst: Store) -> list[str]:
 
 
 class _Run:
-    """One copy in progress: streams agents' exports into the destination, chunk by chunk."""
+    """One copy in progress: streams agents' exports into the destination, chunk by chunk, with vectors."""
 
     def __init__(
-        self, src: Store, dst: Store, merge: bool, batch_messages: int, progress: Progress | None, total: int
+        self,
+        src: Store,
+        dst: Store,
+        merge: bool,
+        batch_messages: int,
+        progress: Progress | None,
+        total: int,
+        vectors: bool,
+        bulk: bool,
     ) -> None:
         self.src, self.dst, self.merge, self.batch = src, dst, merge, batch_messages
         self.progress, self.total, self.done = progress, total, 0
+        self.vectors = vectors
+        # A destination with vector indexes that are cheaper to build once than to insert into (PostgreSQL's
+        # HNSW) loads a fresh copy without them; finish() builds them. Not when merging: others use it.
+        self.bulk = bulk and callable(getattr(dst, "drop_vector_indexes", None))
+        self.dropped = False
+        self.copied: dict[str, dict[str, int]] = {}
+        self.unmatched: dict[str, dict[str, int]] = {}
+
+    def finish(self) -> None:
+        """Build the vector indexes dropped for the load (also after a failed copy)."""
+        if self.dropped:
+            self.dropped = False
+            cast(Any, self.dst).build_vector_indexes()
+
+    def vector_counts(self, agent: str) -> tuple[dict[str, int], dict[str, int]]:
+        """Vectors copied, and source vectors left without an item in the copy, per kind."""
+        return dict(self.copied.get(agent, {})), dict(self.unmatched.get(agent, {}))
 
     def agent(self, agent: str) -> tuple[str, dict[str, int], dict[str, int]]:
         """Copy one agent; returns the sha256 and record counts of the source's export, and what was written."""
         digest, counts = hashlib.sha256(), dict.fromkeys(RECORD_TYPES, 0)
         written: dict[str, int] = {}
         chunk: list[dict[str, Any]] = []
+        threads: dict[str, dict[int, int]] = {}  # the chunk's threads: seq -> the source's message id
         in_chunk = 0
         tokens: dict[int, int] = {}
+        self.copied[agent] = dict.fromkeys(_VECTOR_KINDS, 0)
+        self.unmatched[agent] = dict.fromkeys(_VECTOR_KINDS, 0)
         for number, (line, record) in enumerate(export_lines(self.src, agent), start=1):
             digest.update(line.encode("utf-8"))
             kind = record["type"]
@@ -281,9 +335,11 @@ class _Run:
             counts[_TYPE_KEY[kind]] += 1
             if kind == "thread":  # chunks end between threads: a thread's records go in together
                 if in_chunk >= self.batch:
-                    self._write(agent, chunk, written)
-                    chunk, in_chunk = [], 0
-                tokens = {m.seq: m.token_count for m in self.src.messages(agent, record["thread"])}
+                    self._write(agent, chunk, threads, written)
+                    chunk, threads, in_chunk = [], {}, 0
+                stored = self.src.messages(agent, record["thread"])
+                tokens = {m.seq: m.token_count for m in stored}
+                threads[record["thread"]] = {m.seq: m.id for m in stored}
             checked = check_record(record, number, _NO_LIMIT)
             if kind == "message":  # the export leaves token counts out; the source's are kept
                 if checked["seq"] not in tokens:
@@ -291,17 +347,104 @@ class _Run:
                 checked["token_count"] = tokens[checked["seq"]]
                 in_chunk += 1
             chunk.append(checked)
-        self._write(agent, chunk, written)
+        self._write(agent, chunk, threads, written)
+        if self.vectors:
+            self._item_vectors(agent, "fact", _fact_key, self.src.list_facts, self.dst.list_facts)
+            self._item_vectors(agent, "summary", _summary_key, _all_summaries(self.src), _all_summaries(self.dst))
         return digest.hexdigest(), counts, written
 
-    def _write(self, agent: str, chunk: list[dict[str, Any]], written: dict[str, int]) -> None:
+    def _write(
+        self, agent: str, chunk: list[dict[str, Any]], threads: dict[str, dict[int, int]], written: dict[str, int]
+    ) -> None:
         if not chunk:
             return
+        if self.vectors and self.merge:  # threads the destination has are kept as they are, vectors too
+            threads = {key: seqs for key, seqs in threads.items() if self.dst.get_thread(agent, key) is None}
         counts = self.dst.import_records(agent, chunk, on_conflict="skip" if self.merge else "error")
         for kind, n in counts.items():
             written[kind] = written.get(kind, 0) + n
+        if self.vectors:
+            self._message_vectors(agent, threads)
         self.done += sum(1 for r in chunk if r["type"] in _PROGRESS_TYPES)
         _report(self.progress, "copy", agent, self.done, self.total)
+
+    def _message_vectors(self, agent: str, threads: dict[str, dict[int, int]]) -> None:
+        """Give the copied messages of these threads the vectors of the source's same (thread, seq)."""
+        pairs: dict[int, int] = {}  # source id -> destination id
+        for key, seqs in threads.items():
+            theirs = {m.seq: m.id for m in self.dst.messages(agent, key)}
+            pairs |= {src_id: theirs[seq] for seq, src_id in seqs.items() if seq in theirs}
+        found, matrix = self.src.get_vectors(agent, "message", [i for seqs in threads.values() for i in seqs.values()])
+        self.unmatched[agent]["message"] += sum(1 for i in found if i not in pairs)
+        self._put(agent, "message", [(pairs[i], row) for i, row in zip(found, matrix, strict=True) if i in pairs])
+
+    def _item_vectors(
+        self,
+        agent: str,
+        kind: Literal["fact", "summary"],
+        key: Callable[[Any], Hashable],
+        theirs: Callable[..., Sequence[Fact | Summary]],
+        ours: Callable[..., Sequence[Fact | Summary]],
+    ) -> None:
+        """Copy the vectors of facts or summaries, matching items by ``key`` (equal keys in id order)."""
+        source = sorted(theirs(agent, _EVERY_FACT, limit=None), key=lambda item: item.id)
+        found, matrix = self.src.get_vectors(agent, kind, [item.id for item in source])
+        if not found:
+            return
+        targets: dict[Hashable, list[int]] = {}
+        for item in sorted(ours(agent, _EVERY_FACT, limit=None), key=lambda item: item.id):
+            targets.setdefault(key(item), []).append(item.id)
+        rows = dict(zip(found, matrix, strict=True))
+        matched: list[tuple[int, np.ndarray]] = []
+        for item in source:
+            slots = targets.get(key(item))
+            target = slots.pop(0) if slots else None
+            if item.id not in rows:
+                continue
+            if target is None:
+                self.unmatched[agent][kind] += 1
+            else:
+                matched.append((target, rows[item.id]))
+        self._put(agent, kind, matched)
+
+    def _put(self, agent: str, kind: str, matched: list[tuple[int, np.ndarray]]) -> None:
+        """Store vectors on destination items that have none yet."""
+        if matched and self.merge:
+            have = set(self.dst.get_vectors(agent, kind, [target for target, _ in matched])[0])
+            matched = [(target, row) for target, row in matched if target not in have]
+        if not matched:
+            return
+        if self.bulk:  # the first vectors of a store create its indexes: drop them again (a no-op after)
+            self.dropped = cast(Any, self.dst).drop_vector_indexes() > 0 or self.dropped
+        self.dst.set_vectors(agent, kind, [target for target, _ in matched], np.stack([row for _, row in matched]))
+        if self.bulk:
+            self.dropped = cast(Any, self.dst).drop_vector_indexes() > 0 or self.dropped
+        self.copied[agent][kind] += len(matched)
+
+
+def _fact_key(fact: Fact) -> Hashable:
+    return (fact.owner, fact.content, fact.created_at)
+
+
+def _summary_key(summary: Summary) -> Hashable:
+    return (
+        summary.thread,
+        summary.kind,
+        summary.owner,
+        summary.from_seq,
+        summary.to_seq,
+        summary.content,
+        summary.created_at,
+    )
+
+
+def _all_summaries(store: Store) -> Callable[..., Sequence[Summary]]:
+    """``store.summaries`` of every thread and kind, called as ``list_facts`` is (the filter is ignored)."""
+
+    def every(agent: str, _flt: FactFilter, *, limit: int | None) -> Sequence[Summary]:
+        return store.summaries(agent, thread=None, kind=None, limit=limit)
+
+    return every
 
 
 def _copy_jobs(src: Store, dst: Store, agent: str, now: datetime, merge: bool) -> tuple[int, dict[str, int]]:
@@ -345,6 +488,9 @@ def _problems(src: Store, dst: Store, result: AgentCopy, before: dict[str, int],
             problems.append(
                 f"agent {name!r}: the source counts {theirs.get(table, 0)} {table}, the copy {after.get(table, 0)}"
             )
+    for kind, n in result.vectors_unmatched.items():
+        if n:
+            problems.append(f"agent {name!r}: {n} {kind} vectors of the source found no item in the copy")
     if not problems and result.source_sha256 != result.target_sha256:
         short = f"{result.source_sha256[:12]} ≠ {result.target_sha256[:12]}"
         problems.append(f"agent {name!r}: the exports differ (sha256 {short})")

@@ -2,7 +2,8 @@
 
 The version numbers mean what they mean for SQLite (:mod:`memlane.store.sqlite_schema`): 1 is the initial
 schema (threads, messages, facts, history, summaries, jobs, full-text search), 2 adds the embeddings, 3 is
-SQLite-only (an FTS5 trigger change) and empty here.
+SQLite-only (an FTS5 trigger change) and empty here, 4 adds LLM usage events, 5 is SQLite-only (per-agent
+FTS5 terms) and empty here.
 
 Differences from SQLite, and why:
 
@@ -272,10 +273,16 @@ CREATE TABLE usage_events (
 CREATE INDEX usage_events_agent_at ON usage_events (agent_id, at);
 """
 
+# SQLite's migration 5 gives every agent its own FTS5 terms, so that one agent's messages stop slowing and
+# re-weighting another's searches. Here a search already reads only the agent's rows (the agent is in
+# the WHERE clause, and ts_rank looks at one row at a time, with no corpus statistics), so nothing changes.
+_AGENT_TERMS = ""
+
 #: (version, name, SQL). Append only; the numbers match the SQLite migrations in meaning.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial schema", _INITIAL),
     (2, "embeddings", _VECTORS),
     (3, "index new messages explicitly", _EXPLICIT_MESSAGE_INDEX),
     (4, "LLM usage events", _USAGE),
+    (5, "per-agent message terms", _AGENT_TERMS),
 )

@@ -5,7 +5,7 @@ parts of :class:`~memlane.store.sqlite.SQLiteStore` (the ``sqlite_*`` mixins) re
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
 from pathlib import Path
@@ -41,6 +41,7 @@ __all__ = [
     "fact_row",
     "fact_where",
     "message_row",
+    "metadata_where",
     "summary_row",
     "summary_visibility",
 ]
@@ -125,6 +126,32 @@ def summary_visibility(agent_id: int, thread_id: int | None, user: str | None) -
             [user, agent_id, user],
         )
     return "s.owner IS NULL", []
+
+
+def metadata_where(alias: str, metadata: Mapping[str, str | int | float | bool | None] | None) -> tuple[str, list[Any]]:
+    """An SQL predicate on ``{alias}.metadata`` (JSON text) holding every ``key: value`` pair of a scope's
+    metadata filter, types compared as JSON sees them: ``true`` is not ``1``, ``1`` equals ``1.0``
+    (what PostgreSQL's ``jsonb @>`` does). ``("1", [])`` for no filter. Keys are checked by
+    :func:`memlane.validation.check_metadata_filter` (letters, digits, ``_``, ``-``): safe in a JSON path.
+    """
+    if not metadata:
+        return "1", []
+    where: list[str] = []
+    params: list[Any] = []
+    for key, value in metadata.items():
+        path = f'$."{key}"'
+        if value is None or isinstance(value, bool):
+            where.append(f"json_type({alias}.metadata, ?) = ?")
+            params += [path, "null" if value is None else ("true" if value else "false")]
+        elif isinstance(value, str):
+            where.append(f"json_type({alias}.metadata, ?) = 'text' AND json_extract({alias}.metadata, ?) = ?")
+            params += [path, path, value]
+        else:
+            where.append(
+                f"json_type({alias}.metadata, ?) IN ('integer', 'real') AND json_extract({alias}.metadata, ?) = ?"
+            )
+            params += [path, path, value]
+    return " AND ".join(where), params
 
 
 class SQLiteHost:

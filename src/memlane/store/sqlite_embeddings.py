@@ -25,6 +25,7 @@ from .sqlite_common import (
     fact_row,
     fact_where,
     message_row,
+    metadata_where,
     summary_row,
     summary_visibility,
 )
@@ -237,8 +238,32 @@ class SQLiteEmbeddings(SQLiteHost):
             where, params = fact_where(agent_id, flt)
             facts = [r[0] for r in conn.execute(f"SELECT f.id FROM facts f WHERE {where}", params)]  # noqa: S608
             mask &= convo | member(vectors.item_ids[:n], facts)
+        if scope.metadata:
+            mask &= self._metadata_mask(conn, agent_id, vectors, scope)
         if scope.since is not None:
             mask &= vectors.created[:n] >= scope.since.timestamp()
         if scope.until is not None:
             mask &= vectors.created[:n] < scope.until.timestamp()
         return mask
+
+    def _metadata_mask(
+        self, conn: sqlite3.Connection, agent_id: int, vectors: AgentVectors, scope: Scope
+    ) -> np.ndarray:
+        """The rows whose item's metadata holds the scope's filter (looked up per kind in the database)."""
+        n = vectors.size
+        kinds = vectors.kinds[:n]
+        allowed = np.zeros(n, dtype=bool)
+        for kind, table in (("message", "messages"), ("fact", "facts"), ("summary", "summaries")):
+            if kind not in scope.kinds:
+                continue
+            where, params = metadata_where("x", scope.metadata)
+            ids = [
+                r[0]
+                for r in conn.execute(
+                    f"SELECT x.id FROM {table} x WHERE x.agent_id = ? AND {where}",  # noqa: S608
+                    [agent_id, *params],
+                )
+            ]
+            of_kind = kinds == KIND_CODES[kind]
+            allowed |= of_kind & member(vectors.item_ids[:n], ids)
+        return allowed

@@ -14,7 +14,7 @@ from typing import Any
 
 from ._common import fmt_time, query_terms
 from .base import Candidate, Scope
-from .sqlite_common import SQLiteHost, summary_visibility
+from .sqlite_common import SQLiteHost, metadata_where, summary_visibility
 from .sqlite_schema import agent_terms
 
 __all__ = ["SQLiteSearch"]
@@ -35,6 +35,13 @@ def _time_range(sql: str, params: list[Any], column: str, scope: Scope) -> tuple
         sql += f" AND {column} < ?"
         params.append(fmt_time(scope.until))
     return sql, params
+
+
+def _with_metadata(sql: str, params: list[Any], alias: str, scope: Scope) -> tuple[str, list[Any]]:
+    if not scope.metadata:
+        return sql, params
+    where, extra = metadata_where(alias, scope.metadata)
+    return f"{sql} AND {where}", params + extra
 
 
 class SQLiteSearch(SQLiteHost):
@@ -91,7 +98,7 @@ class SQLiteSearch(SQLiteHost):
                 user_filter = True
         match += f"{{content speaker}} : ({text})"
         # Join the messages table only for a filter on its columns: the lookup costs more than bm25 per row.
-        joined = user_filter or scope.since is not None or scope.until is not None
+        joined = user_filter or scope.since is not None or scope.until is not None or bool(scope.metadata)
         sql = "SELECT f.rowid, bm25(messages_fts, 1.0, 0.5, 0.0) AS rank FROM messages_fts f "
         if joined:
             sql += "JOIN messages m ON m.id = f.rowid "
@@ -101,6 +108,7 @@ class SQLiteSearch(SQLiteHost):
             sql += " AND m.thread_id IN (SELECT thread_id FROM thread_users WHERE agent_id = ? AND user_id = ?)"
             params += [agent_id, scope.user]
         sql, params = _time_range(sql, params, "m.created_at", scope)
+        sql, params = _with_metadata(sql, params, "m", scope)
         sql += " ORDER BY rank LIMIT ?"
         params.append(limit)
         return [Candidate("message", int(r[0]), -float(r[1]), "keyword") for r in conn.execute(sql, params)]
@@ -120,6 +128,7 @@ class SQLiteSearch(SQLiteHost):
         )
         params: list[Any] = [match]
         sql, params = _time_range(sql, params, "x.created_at", scope)
+        sql, params = _with_metadata(sql, params, "x", scope)
         sql += " ORDER BY rank LIMIT ?"
         params.append(limit)
         return [Candidate("fact", int(r[0]), -float(r[1]), "keyword") for r in conn.execute(sql, params)]
@@ -138,6 +147,7 @@ class SQLiteSearch(SQLiteHost):
         sql += f" AND {visible}"
         params += extra
         sql, params = _time_range(sql, params, "s.created_at", scope)
+        sql, params = _with_metadata(sql, params, "s", scope)
         sql += " ORDER BY rank LIMIT ?"
         params.append(limit)
         return [Candidate("summary", int(r[0]), -float(r[1]), "keyword") for r in conn.execute(sql, params)]

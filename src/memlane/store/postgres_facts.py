@@ -1,0 +1,262 @@
+"""Facts and their history in the PostgreSQL backend (a mixin of :class:`~memlane.store.postgres.PostgresStore`).
+
+Every change of a fact is written with its history entry (and vector, and queued jobs) in one transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+from psycopg import sql
+
+from ..errors import InvalidInput, NotFound
+from ..types import Fact, FactChange
+from ..validation import NewFact, NewJob
+from .base import FactFilter
+from .postgres_common import FACT_SELECT, Conn, PostgresHost, as_json, fact_row, jsonable, one_row, sql_limit, utc
+from .postgres_jobs import insert_jobs
+
+__all__ = ["PostgresFacts"]
+
+# Fields of a fact a caller may change.
+_FACT_FIELDS = frozenset(
+    {
+        "content",
+        "category",
+        "importance",
+        "subject",
+        "visibility",
+        "owner",
+        "metadata",
+        "status",
+        "valid_from",
+        "invalid_at",
+        "superseded_by",
+    }
+)
+
+
+def _history(
+    conn: Conn,
+    agent_id: int,
+    fact_id: int,
+    action: str,
+    actor: str | None,
+    old: str | None,
+    new: str | None,
+    changes: dict[str, Any],
+    at: datetime,
+) -> None:
+    conn.execute(
+        "INSERT INTO fact_history (agent_id, fact_id, action, actor, old_content, new_content, changes, at) "
+        "VALUES (%s,%s,%s,%s,%s,%s,%s,%s)",
+        (agent_id, fact_id, action, actor, old, new, as_json(changes), at),
+    )
+
+
+class PostgresFacts(PostgresHost):
+    """Fact methods of the store contract."""
+
+    # -- facts --------------------------------------------------------------------------------------
+    def add_fact(
+        self,
+        agent: str,
+        fact: NewFact,
+        *,
+        actor: str | None,
+        now: datetime,
+        vector: np.ndarray | None = None,
+        jobs: Sequence[NewJob] = (),
+    ) -> Fact:
+        def write(conn: Conn) -> tuple[int, Fact]:
+            agent_id = self._ensure_agent(conn, agent, now)
+            source_thread_id = None
+            if fact.source_thread is not None:
+                source_thread_id = self._thread_id(conn, agent_id, fact.source_thread)
+            fact_id = int(
+                one_row(
+                    conn,
+                    "INSERT INTO facts (agent_id, owner, subject, category, content, importance, visibility, "
+                    "source_thread_id, source_thread, source_from_seq, source_to_seq, metadata, valid_from, "
+                    "created_at, updated_at) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s) RETURNING id",
+                    (
+                        agent_id,
+                        fact.owner,
+                        fact.subject,
+                        fact.category,
+                        fact.content,
+                        fact.importance,
+                        fact.visibility,
+                        source_thread_id,
+                        fact.source_thread,
+                        fact.source_from_seq,
+                        fact.source_to_seq,
+                        as_json(fact.metadata),
+                        now,
+                        now,
+                        now,
+                    ),
+                )[0]
+            )
+            _history(conn, agent_id, fact_id, "create", actor, None, fact.content, {}, now)
+            if vector is not None:
+                self._put_vectors(conn, agent_id, "fact", [fact_id], np.asarray(vector)[None, :])
+            insert_jobs(conn, agent_id, jobs, now)
+            return agent_id, fact_row(one_row(conn, FACT_SELECT + " WHERE f.id = %s", (fact_id,)))
+
+        agent_id, stored = self._run("could not store the fact", write)
+        self._remember_agent(agent, agent_id)
+        return stored
+
+    def get_facts(self, agent: str, ids: Sequence[int]) -> list[Fact]:
+        if not ids:
+            return []
+
+        def read(conn: Conn) -> list[Fact]:
+            agent_id = self._agent_id(conn, agent)
+            if agent_id is None:
+                return []
+            query = FACT_SELECT + " WHERE f.agent_id = %s AND f.id = ANY(%s) ORDER BY f.id"
+            return [fact_row(r) for r in conn.execute(query, (agent_id, list(ids)))]
+
+        return self._run("read facts", read, write=False)
+
+    def list_facts(self, agent: str, flt: FactFilter, *, limit: int | None, offset: int = 0) -> list[Fact]:
+        def read(conn: Conn) -> list[Fact]:
+            agent_id = self._agent_id(conn, agent)
+            if agent_id is None:
+                return []
+            where = self._fact_where(agent_id, flt)
+            query = sql.SQL(
+                "{} WHERE {} ORDER BY f.importance DESC, f.updated_at DESC, f.id DESC LIMIT %s OFFSET %s"
+            ).format(sql.SQL(FACT_SELECT), where.sql())
+            return [fact_row(r) for r in conn.execute(query, [*where.params, sql_limit(limit), max(0, offset)])]
+
+        return self._run("list facts", read, write=False)
+
+    def update_fact(
+        self,
+        agent: str,
+        fact_id: int,
+        changes: dict[str, Any],
+        *,
+        actor: str | None,
+        now: datetime,
+        action: str,
+        vector: np.ndarray | None = None,
+        jobs: Sequence[NewJob] = (),
+    ) -> Fact:
+        unknown = set(changes) - _FACT_FIELDS
+        if unknown:
+            raise InvalidInput(f"cannot change fact fields: {', '.join(sorted(unknown))}")
+
+        def write(conn: Conn) -> Fact:
+            agent_id = self._agent_id(conn, agent)
+            row = None
+            if agent_id is not None:
+                query = FACT_SELECT + " WHERE f.agent_id = %s AND f.id = %s FOR UPDATE OF f"
+                row = conn.execute(query, (agent_id, fact_id)).fetchone()
+            if row is None or agent_id is None:
+                raise NotFound(f"no fact {fact_id} in agent {agent!r}")
+            before = fact_row(row)
+            stored: dict[str, Any] = {}
+            diff: dict[str, Any] = {}
+            for key, value in changes.items():
+                old = getattr(before, key)
+                if old == value:
+                    continue
+                diff[key] = {"old": jsonable(old), "new": jsonable(value)}
+                stored[key] = as_json(value) if key == "metadata" else value
+            if stored:
+                sets = sql.SQL(", ").join(sql.SQL("{} = %s").format(sql.Identifier(key)) for key in stored)
+                conn.execute(
+                    sql.SQL("UPDATE facts SET {}, updated_at = %s WHERE id = %s").format(sets),
+                    (*stored.values(), now, fact_id),
+                )
+                new_content = changes.get("content", before.content)
+                _history(conn, agent_id, fact_id, action, actor, before.content, new_content, diff, now)
+            if vector is not None:
+                self._put_vectors(conn, agent_id, "fact", [fact_id], np.asarray(vector)[None, :])
+            insert_jobs(conn, agent_id, jobs, now)
+            return fact_row(one_row(conn, FACT_SELECT + " WHERE f.id = %s", (fact_id,)))
+
+        return self._run("could not update the fact", write)
+
+    def delete_facts(
+        self,
+        agent: str,
+        ids: Sequence[int],
+        *,
+        actor: str | None,
+        now: datetime,
+        purge_history: bool,
+        jobs: Sequence[NewJob] = (),
+    ) -> int:
+        if not ids:
+            return 0
+
+        def write(conn: Conn) -> int:
+            agent_id = self._agent_id(conn, agent)
+            if agent_id is None:
+                return 0
+            rows = conn.execute(
+                "DELETE FROM facts WHERE agent_id = %s AND id = ANY(%s) RETURNING id, content", (agent_id, list(ids))
+            ).fetchall()
+            contents = {int(r[0]): r[1] for r in rows}
+            done = [i for i in dict.fromkeys(ids) if i in contents]
+            if purge_history:
+                conn.execute("DELETE FROM fact_history WHERE agent_id = %s AND fact_id = ANY(%s)", (agent_id, done))
+            else:
+                for fact_id in done:
+                    _history(conn, agent_id, fact_id, "delete", actor, contents[fact_id], None, {}, now)
+            if done:
+                insert_jobs(conn, agent_id, jobs, now)
+            return len(done)
+
+        return self._run("could not delete facts", write)
+
+    def fact_history(self, agent: str, fact_id: int) -> list[FactChange]:
+        def read(conn: Conn) -> list[FactChange]:
+            agent_id = self._agent_id(conn, agent)
+            if agent_id is None:
+                return []
+            rows = conn.execute(
+                "SELECT id, fact_id, action, actor, old_content, new_content, changes, at FROM fact_history "
+                "WHERE agent_id = %s AND fact_id = %s ORDER BY id",
+                (agent_id, fact_id),
+            )
+            return [
+                FactChange(
+                    id=r[0],
+                    fact_id=r[1],
+                    action=r[2],
+                    actor=r[3],
+                    old_content=r[4],
+                    new_content=r[5],
+                    changes=r[6],
+                    at=utc(r[7]),
+                )
+                for r in rows
+            ]
+
+        return self._run("read fact history", read, write=False)
+
+    def touch_facts(self, agent: str, ids: Sequence[int], now: datetime) -> None:
+        if not ids:
+            return
+
+        def write(conn: Conn) -> None:
+            agent_id = self._agent_id(conn, agent)
+            if agent_id is None:
+                return
+            # Lock in id order so that two recalls touching the same facts cannot deadlock.
+            conn.execute(
+                "UPDATE facts SET last_accessed_at = %s, access_count = access_count + 1 WHERE id IN "
+                "(SELECT id FROM facts WHERE agent_id = %s AND id = ANY(%s) ORDER BY id FOR NO KEY UPDATE)",
+                (now, agent_id, list(ids)),
+            )
+
+        self._run("could not record fact access", write)
