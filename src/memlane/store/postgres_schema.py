@@ -10,8 +10,10 @@ Differences from SQLite, and why:
 * Times are ``timestamptz``; ids are ``bigint generated always as identity``.
 * JSON columns are ``json``, not ``jsonb``: ``jsonb`` reorders object keys, drops duplicate keys, rejects
   ``\u0000`` and rewrites numbers (``1e300`` comes back as an integer), so metadata would not come back
-  as it was given, and an export would not re-export identically. Nothing queries inside these values;
-  an index on ``(metadata::jsonb)`` can be added when something does.
+  as it was given, and an export would not re-export identically. Recall's metadata filter casts them
+  at query time (``metadata::jsonb @> '{"key": value}'``, inside the agent's and scope's rows; memlane
+  rejects NUL characters everywhere, so every stored value casts). A deployment that filters large agents
+  on metadata can add ``CREATE INDEX ... USING gin ((metadata::jsonb) jsonb_path_ops)``.
 * Full-text search uses a generated ``tsvector`` column per table with a GIN index, under the text search
   configuration ``memlane_english``: English Snowball stemming *without* a stopword list and with accents
   removed (``unaccent``, when the server has it), after every run of characters that are not letters or
