@@ -291,6 +291,39 @@ def test_racing_opens_of_a_fresh_database_migrate_once(pg_url: str, tmp_path: Pa
     assert rows == [(version, name) for version, name, _ in MIGRATIONS]
 
 
+def test_migration_6_gives_old_message_vectors_their_thread(pg_url: str, tmp_path: Path) -> None:
+    """A store from before migration 6 (vectors without their thread) searches as before once reopened."""
+    store = PostgresStore(pg_url, hnsw_m=8, hnsw_ef_construction=32)
+    try:
+        _fill(store, np.random.default_rng(3))
+    finally:
+        store.close()
+    with psycopg.connect(pg_url) as conn:  # back to version 5's message_vectors
+        conn.execute("DROP INDEX message_vectors_thread")
+        conn.execute("ALTER TABLE message_vectors DROP COLUMN thread_id")
+        conn.execute("CREATE INDEX message_vectors_agent ON message_vectors (agent_id)")
+        conn.execute("DELETE FROM schema_migrations WHERE version = 6")
+    hnsw = "SELECT indexdef FROM pg_indexes WHERE indexname = 'message_vectors_hnsw'"
+    before = query_all(pg_url, hnsw)
+    lite = SQLiteStore(tmp_path / "same.db")
+    store = PostgresStore(pg_url)
+    try:
+        assert store.schema_version() == 6
+        _fill(lite, np.random.default_rng(3))
+        query = unit(np.random.default_rng(4).normal(size=6))
+        for scope in SCOPES:
+            ours = _describe(store, "a", store.vector_search("a", query, scope, 8))
+            assert ours == _describe(lite, "a", lite.vector_search("a", query, scope, 8)), scope
+    finally:
+        store.close()
+        lite.close()
+    assert query_all(pg_url, hnsw) == before  # rebuilt as it was, with its own parameters
+    assert "m='8'" in before[0][0]
+    unmatched = "SELECT count(*) FROM message_vectors v JOIN messages m ON m.id = v.message_id "
+    assert query_all(pg_url, unmatched + "WHERE v.thread_id <> m.thread_id") == [(0,)]
+    assert query_all(pg_url, unmatched) == [(24,)]  # every message's vector
+
+
 def test_an_unreachable_server_is_a_storage_error() -> None:
     with pytest.raises(StorageError):
         PostgresStore("postgresql://nobody:secret@127.0.0.1:1/none", connect_timeout=2)

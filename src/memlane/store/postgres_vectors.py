@@ -25,6 +25,7 @@ from .postgres_common import (
     Conn,
     PostgresHost,
     Vector,
+    Where,
     fact_row,
     message_row,
     one_row,
@@ -92,12 +93,17 @@ class PostgresVectors(PostgresHost):
             raise InvalidInput("vectors must be a 2-d array with one row per item")
         self._ensure_dim(conn, int(vectors.shape[1]))
         table, key, _ = VECTOR_TABLES[kind]
+        column, value = sql.SQL(""), sql.SQL("")
+        if kind == "message":  # its thread too (migration 6): scoped searches then read the vector rows alone
+            column, value = sql.SQL(", thread_id"), sql.SQL(", (SELECT thread_id FROM messages WHERE id = %(id)s)")
         query = sql.SQL(
-            "INSERT INTO {table} ({key}, agent_id, embedding) VALUES (%s, %s, %s::vector) "
+            "INSERT INTO {table} ({key}, agent_id, embedding{column}) "
+            "VALUES (%(id)s, %(agent)s, %(vector)s::vector{value}) "
             "ON CONFLICT ({key}) DO UPDATE SET embedding = excluded.embedding"
-        ).format(table=sql.Identifier(table), key=sql.Identifier(key))
+        ).format(table=sql.Identifier(table), key=sql.Identifier(key), column=column, value=value)
+        rows = [{"id": item_id, "agent": agent_id, "vector": Vector(vectors[i])} for i, item_id in enumerate(ids)]
         with conn.cursor() as cur:
-            cur.executemany(query, [(item_id, agent_id, Vector(vectors[i])) for i, item_id in enumerate(ids)])
+            cur.executemany(query, rows)
 
     def set_vectors(self, agent: str, kind: str, ids: Sequence[int], vectors: np.ndarray) -> None:
         if kind not in VECTOR_TABLES:
@@ -301,20 +307,43 @@ class PostgresVectors(PostgresHost):
         for kind in kinds:
             table, key, items = VECTOR_TABLES[kind]
             alias = SEARCH_TABLES[kind][1]
-            where = self._scope_where(kind, agent_id, thread_id, scope)
-            branches.append(
-                sql.SQL(
-                    "(SELECT {kind}::text AS kind, v.{key} AS id, v.embedding <=> %s::vector AS distance "
-                    "FROM {table} v JOIN {items} {alias} ON {alias}.id = v.{key} "
-                    "WHERE v.agent_id = %s AND {where} ORDER BY distance LIMIT %s)"
-                ).format(
-                    kind=sql.Literal(kind),
-                    key=sql.Identifier(key),
+            if kind == "message" and _on_vector_row(scope):
+                where = self._message_vector_where(agent_id, thread_id, scope)
+                source: sql.Composable = sql.SQL("message_vectors v")
+            else:
+                where = self._scope_where(kind, agent_id, thread_id, scope)
+                source = sql.SQL("{table} v JOIN {items} {alias} ON {alias}.id = v.{key}").format(
                     table=sql.Identifier(table),
                     items=sql.Identifier(items),
                     alias=sql.Identifier(alias),
-                    where=where.sql(),
+                    key=sql.Identifier(key),
                 )
+            branches.append(
+                sql.SQL(
+                    "(SELECT {kind}::text AS kind, v.{key} AS id, v.embedding <=> %s::vector AS distance "
+                    "FROM {source} WHERE v.agent_id = %s AND {where} ORDER BY distance LIMIT %s)"
+                ).format(kind=sql.Literal(kind), key=sql.Identifier(key), source=source, where=where.sql())
             )
             params += [vector, agent_id, *where.params, limit]
         return branches, params
+
+    @staticmethod
+    def _message_vector_where(agent_id: int, thread_id: int | None, scope: Scope) -> Where:
+        """The messages in scope as conditions on ``message_vectors v`` alone (see :func:`_on_vector_row`):
+        the thread's, else those of the user's threads, else the agent's, as ``_visible_where`` has them."""
+        where = Where()
+        if thread_id is not None:
+            where.add("v.thread_id = %s", thread_id)
+        elif scope.user is not None:
+            where.add(
+                "v.thread_id IN (SELECT thread_id FROM thread_users WHERE agent_id = %s AND user_id = %s)",
+                agent_id,
+                scope.user,
+            )
+        return where
+
+
+def _on_vector_row(scope: Scope) -> bool:
+    """Whether a message search in this scope can filter ``message_vectors`` without joining ``messages``:
+    the agent and the thread are on the vector row; times and metadata are not."""
+    return scope.since is None and scope.until is None and not scope.metadata

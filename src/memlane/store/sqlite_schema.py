@@ -7,6 +7,8 @@ search itself rather than filtered afterwards.
 
 Since migration 5 the words of messages are indexed per agent (see :func:`agent_terms`), through the SQL
 function ``memlane_agent_terms`` that :func:`register_functions` adds to every connection of the store.
+Migration 6 is PostgreSQL-only (the thread of each message vector) and empty here; the numbers match on both
+backends.
 """
 
 from __future__ import annotations
@@ -325,6 +327,7 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (3, "index new messages explicitly", _EXPLICIT_MESSAGE_INDEX),
     (4, "LLM usage events", _USAGE),
     (5, "per-agent message terms", _AGENT_TERMS),
+    (6, "thread of each message vector", ""),  # PostgreSQL only: SQLite's vector cache already has the thread
 )
 
 #: Work in Python that follows a migration's SQL, in the same transaction (on a connection with
