@@ -19,7 +19,16 @@ from psycopg_pool import ConnectionPool
 
 from ..errors import StorageError
 from ..types import Fact, Message, Summary, Thread
-from ._common import dump_json, fmt_time
+from ._common import (
+    RowCodec,
+    dump_json,
+    fact_from_row,
+    fmt_time,
+    message_from_row,
+    summary_from_row,
+    thread_from_row,
+    unchanged,
+)
 from .base import FactFilter, Scope
 
 __all__ = [
@@ -158,79 +167,26 @@ def one_row(conn: Conn, query: Any, params: Any = None) -> tuple[Any, ...]:
     return row
 
 
+#: How PostgreSQL columns become values of :mod:`memlane.types`: ``json`` columns arrive decoded, times as
+#: aware datetimes, normalised to UTC.
+ROWS = RowCodec(json=unchanged, time=utc_or_none)
+
+
 def thread_row(row: tuple[Any, ...]) -> Thread:
-    return Thread(
-        agent=row[1],
-        key=row[2],
-        status=row[3],
-        system_prompt=row[4],
-        metadata=row[5],
-        created_at=utc(row[6]),
-        updated_at=utc(row[7]),
-        ended_at=utc_or_none(row[8]),
-        message_count=int(row[9]),
-        users=tuple(row[10]),
-    )
+    """A thread from its 10 columns and, 11th, the array of its users."""
+    return thread_from_row(row, tuple(row[10]), ROWS)
 
 
 def message_row(r: tuple[Any, ...]) -> Message:
-    return Message(
-        id=r[0],
-        agent=r[1],
-        thread=r[2],
-        seq=r[3],
-        role=r[4],
-        content=r[5],
-        user=r[6],
-        name=r[7],
-        tool_calls=r[8],
-        tool_call_id=r[9],
-        token_count=r[10],
-        metadata=r[11],
-        created_at=utc(r[12]),
-        summarized=bool(r[13]),
-    )
+    return message_from_row(r, ROWS)
 
 
 def fact_row(r: tuple[Any, ...]) -> Fact:
-    return Fact(
-        id=r[0],
-        agent=r[1],
-        content=r[2],
-        category=r[3],
-        importance=r[4],
-        owner=r[5],
-        subject=r[6],
-        visibility=r[7],
-        source_thread=r[8],
-        source_from_seq=r[9],
-        source_to_seq=r[10],
-        metadata=r[11],
-        created_at=utc(r[12]),
-        updated_at=utc(r[13]),
-        last_accessed_at=utc_or_none(r[14]),
-        access_count=r[15],
-        status=r[16],
-        valid_from=utc_or_none(r[17]),
-        invalid_at=utc_or_none(r[18]),
-        superseded_by=r[19],
-    )
+    return fact_from_row(r, ROWS)
 
 
 def summary_row(r: tuple[Any, ...]) -> Summary:
-    return Summary(
-        id=r[0],
-        agent=r[1],
-        thread=r[2],
-        kind=r[3],
-        content=r[4],
-        from_seq=r[5],
-        to_seq=r[6],
-        owner=r[7],
-        method=r[8],
-        metadata=r[9],
-        created_at=utc(r[10]),
-    )
+    return summary_from_row(r, ROWS)
 
 
 def record_time(value: Any) -> datetime | None:
