@@ -14,6 +14,7 @@ import psycopg
 from psycopg_pool import PoolClosed
 
 from ..errors import Conflict, InvalidInput, StorageError
+from ._common import RowCodec, fact_records, message_record, summary_record, thread_record, unchanged
 from .postgres_common import (
     FACT_SELECT,
     MESSAGE_SELECT,
@@ -313,112 +314,32 @@ class _Importer:
 
 
 # -- export -----------------------------------------------------------------------------------------
+#: Rows to export records: ``json`` columns arrive decoded; times become :func:`fmt_time` text.
+_RECORDS = RowCodec(json=unchanged, time=time_text)
+
+
 def _export(conn: Conn, agent_id: int, wanted: set[str] | None) -> Iterator[dict[str, Any]]:
     """The agent's records in the SQLite backend's order and shape (times as :func:`fmt_time` text)."""
     thread_rows = conn.execute(THREAD_SELECT + " WHERE t.agent_id = %s ORDER BY t.id", (agent_id,)).fetchall()
     for row in thread_rows:
         if wanted is not None and row[2] not in wanted:
             continue
-        yield {
-            "type": "thread",
-            "thread": row[2],
-            "status": row[3],
-            "system_prompt": row[4],
-            "metadata": row[5],
-            "created_at": time_text(row[6]),
-            "updated_at": time_text(row[7]),
-            "ended_at": time_text(row[8]),
-        }
+        yield thread_record(row, _RECORDS)
         for m in conn.execute(MESSAGE_SELECT + " WHERE m.thread_id = %s ORDER BY m.seq", (row[0],)).fetchall():
-            yield {
-                "type": "message",
-                "thread": m[2],
-                "seq": m[3],
-                "role": m[4],
-                "content": m[5],
-                "user": m[6],
-                "name": m[7],
-                "tool_calls": m[8],
-                "tool_call_id": m[9],
-                "metadata": m[11],
-                "created_at": time_text(m[12]),
-                "summarized": bool(m[13]),
-            }
+            yield message_record(m, _RECORDS)
         for s in conn.execute(SUMMARY_SELECT + " WHERE s.thread_id = %s ORDER BY s.id", (row[0],)).fetchall():
-            yield _summary_record(s)
+            yield summary_record(s, _RECORDS)
     if wanted is None:
         query = SUMMARY_SELECT + " WHERE s.agent_id = %s AND s.thread_id IS NULL ORDER BY s.id"
         for s in conn.execute(query, (agent_id,)).fetchall():
-            yield _summary_record(s)
-    yield from _export_facts(conn, agent_id, wanted)
-
-
-def _export_facts(conn: Conn, agent_id: int, wanted: set[str] | None) -> Iterator[dict[str, Any]]:
+            yield summary_record(s, _RECORDS)
     fact_rows = conn.execute(FACT_SELECT + " WHERE f.agent_id = %s ORDER BY f.id", (agent_id,)).fetchall()
-    if wanted is not None:
-        fact_rows = [r for r in fact_rows if r[8] in wanted]
     history = conn.execute(
         "SELECT fact_id, action, actor, old_content, new_content, changes, at FROM fact_history "
         "WHERE agent_id = %s ORDER BY id",
         (agent_id,),
     ).fetchall()
-    live = {int(r[0]): r for r in fact_rows}
-    if wanted is not None:
-        history = [h for h in history if h[0] in live]
-    refs = {fid: i + 1 for i, fid in enumerate(sorted(set(live) | {int(h[0]) for h in history}))}
-    for fact_id, ref in refs.items():
-        r = live.get(fact_id)
-        if r is None:
-            yield {"type": "deleted_fact", "ref": ref}
-            continue
-        yield {
-            "type": "fact",
-            "ref": ref,
-            "content": r[2],
-            "category": r[3],
-            "importance": r[4],
-            "owner": r[5],
-            "subject": r[6],
-            "visibility": r[7],
-            "source_thread": r[8],
-            "source_from_seq": r[9],
-            "source_to_seq": r[10],
-            "metadata": r[11],
-            "created_at": time_text(r[12]),
-            "updated_at": time_text(r[13]),
-            "last_accessed_at": time_text(r[14]),
-            "access_count": r[15],
-            "status": r[16],
-            "valid_from": time_text(r[17]),
-            "invalid_at": time_text(r[18]),
-            "superseded_by": refs.get(r[19]) if r[19] is not None else None,
-        }
-    for h in history:
-        yield {
-            "type": "fact_change",
-            "fact": refs[int(h[0])],
-            "action": h[1],
-            "actor": h[2],
-            "old_content": h[3],
-            "new_content": h[4],
-            "changes": h[5],
-            "at": time_text(h[6]),
-        }
-
-
-def _summary_record(s: tuple[Any, ...]) -> dict[str, Any]:
-    return {
-        "type": "summary",
-        "thread": s[2],
-        "kind": s[3],
-        "content": s[4],
-        "from_seq": s[5],
-        "to_seq": s[6],
-        "owner": s[7],
-        "method": s[8],
-        "metadata": s[9],
-        "created_at": time_text(s[10]),
-    }
+    yield from fact_records(fact_rows, history, wanted, _RECORDS)
 
 
 class PostgresExchange(PostgresHost):
