@@ -542,9 +542,14 @@ def test_the_background_thread_runs_jobs_queued_by_add_message_and_stops_on_clos
     mem.pipeline.steps.append(QueueOnMessages("test.append", {"file": str(out)}))  # type: ignore[arg-type]
     mem.store.enqueue_jobs("bg-bot", [NewJob("test.boom", {})], mem.clock())
     mem.add_message("t", "user", "hello")
-    _wait_for(lambda: len(lines(out)) == 1)
-    statuses = {j.kind: j.status for j in mem.store.list_jobs("bg-bot")}
-    assert statuses == {"test.append": "done", "test.boom": "pending"}  # failed, rescheduled; thread lives on
+
+    def statuses() -> dict[str, str]:
+        return {j.kind: j.status for j in mem.store.list_jobs("bg-bot")}
+
+    # the handler's line lands before its job is marked done, and the failing job is retried at once: wait
+    # (10 s at most) until the append job is done and the failed one waits again, rescheduled
+    expected = {"test.append": "done", "test.boom": "pending"}  # failed, rescheduled; thread lives on
+    _wait_for(lambda: len(lines(out)) == 1 and statuses() == expected)
     assert thread.is_alive()
 
     started = time.monotonic()
