@@ -327,6 +327,60 @@ def test_an_error_in_a_parallel_batch_reaches_the_caller() -> None:
     embedder.close()
 
 
+class GatedEmbedder(CountingEmbedder):
+    """Each batch says it has started, then waits until the test opens the gate (or fails if told to)."""
+
+    def __init__(self, **options: int) -> None:
+        super().__init__(**options)
+        self.started = threading.Semaphore(0)
+        self.gate = threading.Event()
+        self.fail = False
+
+    def embed_batch(self, texts: Sequence[str], kind: EmbedKind) -> Vectors:
+        self.started.release()
+        assert self.gate.wait(10)
+        if self.fail:
+            raise ProviderError("the model is down")
+        return super().embed_batch(texts, kind)
+
+
+def _embed_query_twice_at_once(embedder: GatedEmbedder) -> list[object]:
+    """Two threads ask for the same query while the first one's batch is running; their results (or errors)."""
+    results: list[object] = [None, None]
+
+    def ask(slot: int) -> None:
+        try:
+            results[slot] = embedder.embed_query("when did we meet?")
+        except ProviderError as error:
+            results[slot] = error
+
+    first = threading.Thread(target=ask, args=(0,))
+    first.start()
+    assert embedder.started.acquire(timeout=10)  # the first batch is running
+    second = threading.Thread(target=ask, args=(1,))
+    second.start()
+    assert not embedder.started.acquire(timeout=0.3)  # the second caller waits for it, starts no batch
+    embedder.gate.set()
+    first.join(10)
+    second.join(10)
+    return results
+
+
+def test_the_same_query_asked_at_once_is_embedded_once() -> None:
+    embedder = GatedEmbedder(dim=16)
+    first, second = _embed_query_twice_at_once(embedder)
+    assert embedder.batches == [["when did we meet?"]]
+    assert isinstance(first, np.ndarray) and isinstance(second, np.ndarray)
+    np.testing.assert_array_equal(first, second)
+
+    failing = GatedEmbedder(dim=16)
+    failing.fail = True
+    first, second = _embed_query_twice_at_once(failing)
+    assert isinstance(first, ProviderError) and isinstance(second, ProviderError)  # both hear of the failure
+    failing.fail = False
+    np.testing.assert_array_equal(failing.embed_query("when did we meet?"), embedder.embed_query("when did we meet?"))
+
+
 def test_cache_forgets_the_least_recently_used() -> None:
     embedder = CountingEmbedder(dim=16, cache_size=2)
     embedder.embed(["one", "two"])

@@ -4,7 +4,9 @@
 of identical texts within a call, an LRU cache of recent ``(kind, text)`` vectors, batching of the
 misses (shortest texts together, so a local model pads little), running up to ``concurrency`` batches
 at once (threads: a local model releases the GIL, a remote one waits on the network), and a check of
-what the provider returned. :meth:`Embedder.embed_query` is ``embed`` for one query.
+what the provider returned. :meth:`Embedder.embed_query` is ``embed`` for one query; calls for the same
+query at the same time embed it once (a recall with a time range searches two scopes at once, each
+with the query's vector).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import threading
 from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Literal, Self, TypeAlias
 
 import numpy as np
@@ -78,6 +80,7 @@ class Embedder(ABC):
         self._pool_lock = threading.Lock()
         self._cache: OrderedDict[tuple[str, str], Vectors] = OrderedDict()
         self._cache_lock = threading.Lock()
+        self._pending: dict[str, Future[Vectors]] = {}  # queries being embedded now (under _cache_lock)
 
     @abstractmethod
     def embed_batch(self, texts: Sequence[str], kind: EmbedKind) -> Vectors:
@@ -149,8 +152,24 @@ class Embedder(ABC):
         """
         if not isinstance(text, str):
             raise InvalidInput(f"the query must be a string, got {type(text).__name__}")
-        vector: Vectors = self.embed([text], "query")[0]
-        return vector
+        with self._cache_lock:
+            pending = self._pending.get(text)
+            if pending is None:
+                mine: Future[Vectors] = Future()
+                self._pending[text] = mine
+        if pending is not None:  # another thread embeds this query now: share its result (or its error)
+            return pending.result()
+        try:
+            vector: Vectors = self.embed([text], "query")[0]
+        except BaseException as error:
+            mine.set_exception(error)
+            raise
+        else:
+            mine.set_result(vector)
+            return vector
+        finally:
+            with self._cache_lock:
+                del self._pending[text]
 
     def clear_cache(self) -> None:
         """Forget every cached vector."""

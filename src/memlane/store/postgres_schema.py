@@ -306,6 +306,14 @@ END
 $memlane$;
 """
 
+# A user- or thread-scoped search inside a time range ("what did we say last week?": recall searches the
+# range beside the whole scope) reads the scope's messages of that range. Without this index the plan of
+# the keyword search (a generic plan, see PostgresSearch.keyword_search) ANDs the full-text index with
+# the agent's time index, and a common word costs a bitmap of ~90,000 rows at 1M messages (13-15 ms
+# median, ~90 ms worst); with it, one short index range per thread of the scope (~0.8 ms). SQLite's search
+# starts from the full-text match and filters on time and has no such plan to avoid.
+_MESSAGE_THREAD_TIMES = "CREATE INDEX messages_thread_created ON messages (thread_id, created_at);"
+
 #: (version, name, SQL). Append only; the numbers match the SQLite migrations in meaning.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial schema", _INITIAL),
@@ -314,4 +322,5 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (4, "LLM usage events", _USAGE),
     (5, "per-agent message terms", _AGENT_TERMS),
     (6, "thread of each message vector", _MESSAGE_VECTOR_THREADS),
+    (7, "messages by thread and time", _MESSAGE_THREAD_TIMES),
 )

@@ -328,6 +328,7 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (4, "LLM usage events", _USAGE),
     (5, "per-agent message terms", _AGENT_TERMS),
     (6, "thread of each message vector", ""),  # PostgreSQL only: SQLite's vector cache already has the thread
+    (7, "messages by thread and time", ""),  # PostgreSQL only: its plan for time-ranged keyword search
 )
 
 #: Work in Python that follows a migration's SQL, in the same transaction (on a connection with
