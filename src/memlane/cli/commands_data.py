@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from .render import console, emit_json, plural
+from .render import plural, show
 from .state import get_state
 
 __all__ = ["export", "import_", "reindex"]
@@ -44,10 +44,7 @@ def export(
             mem.export(typer.get_text_stream("stdout"), threads=thread or None)
             return
         count = mem.export(file, threads=thread or None)
-    if state.json:
-        emit_json({"file": file, "records": count})
-    else:
-        console().print(Text(f"Exported {plural(count, 'record')} to {file}."))
+    show(state.json, {"file": file, "records": count}, Text(f"Exported {plural(count, 'record')} to {file}."))
 
 
 def import_(
@@ -69,11 +66,8 @@ def import_(
     source = typer.get_text_stream("stdin") if file == "-" else file
     with state.open() as mem:
         counts = mem.import_(source, on_conflict=on_conflict)
-    if state.json:
-        emit_json({"file": file, "imported": counts})
-    else:
-        summary = ", ".join(_counted(kind, n) for kind, n in counts.items())
-        console().print(Text(f"Imported {summary}."))
+    summary = ", ".join(_counted(kind, n) for kind, n in counts.items())
+    show(state.json, {"file": file, "imported": counts}, Text(f"Imported {summary}."))
 
 
 def reindex(ctx: typer.Context) -> None:
@@ -92,7 +86,4 @@ def reindex(ctx: typer.Context) -> None:
     with state.open(check_model=False) as mem:
         embedded = mem.reindex()
         model = mem.embedder.model if mem.embedder is not None else None
-    if state.json:
-        emit_json({"embedded": embedded, "model": model})
-    else:
-        console().print(Text(f"Embedded {plural(embedded, 'item')} with {model}."))
+    show(state.json, {"embedded": embedded, "model": model}, Text(f"Embedded {plural(embedded, 'item')} with {model}."))

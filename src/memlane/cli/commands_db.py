@@ -18,7 +18,7 @@ from memlane.store import Store, open_store_for
 from memlane.store.copy import CopyProgress, CopyReport, copy_store
 from memlane.store.migrate import migrate_store, sqlite_file
 
-from .render import console, emit_json, plural, status_table, to_jsonable
+from .render import console, emit_json, plural, show, status_table, to_jsonable
 from .state import get_state
 
 __all__ = ["copy", "db_app", "migrate", "status"]
@@ -40,10 +40,7 @@ def status(ctx: typer.Context) -> None:
     with state.open() as mem:
         found = mem.status()
         agent = mem.agent
-    if state.json:
-        emit_json({"agent": agent, **to_jsonable(found)})
-    else:
-        console().print(status_table(found, agent))
+    show(state.json, {"agent": agent, **to_jsonable(found)}, status_table(found, agent))
 
 
 @db_app.command("migrate")

@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from rich.console import Group
 from rich.text import Text
 
 from ..validation import check_metadata
-from .render import console, context_document, context_view, emit_json, facts_table, hits_table, plural, print_all
+from .render import context_document, context_view, facts_table, hits_table, plural, show
 from .state import get_state
 
 __all__ = ["context", "facts", "forget", "recall", "remember"]
@@ -49,12 +50,11 @@ def remember(
             subject=subject,
             thread=thread,
         )
-    if state.json:
-        emit_json(fact)
-        return
     owner = fact.owner if fact.owner is not None else "the agent"
-    console().print(
-        Text(f"Remembered fact #{fact.id} ({fact.visibility}, owner {owner}, importance {fact.importance}).")
+    show(
+        state.json,
+        fact,
+        Text(f"Remembered fact #{fact.id} ({fact.visibility}, owner {owner}, importance {fact.importance})."),
     )
 
 
@@ -82,12 +82,7 @@ def facts(
     state = get_state(ctx)
     with state.open() as mem:
         found = mem.facts(user, subject=subject, category=category, all_users=all_users, limit=limit)
-    if state.json:
-        emit_json({"facts": found})
-    elif not found:
-        console().print("No facts.")
-    else:
-        console().print(facts_table(found))
+    show(state.json, {"facts": found}, facts_table(found) if found else "No facts.")
 
 
 def forget(
@@ -115,19 +110,12 @@ def forget(
     with state.open() as mem:
         if fact_id is not None:
             fact = mem.forget(fact_id, user=user, purge=purge)
-            if state.json:
-                emit_json({"forgotten": 1, "fact": fact})
-            else:
-                console().print(Text(f"Forgot fact #{fact.id}: {fact.content}"))
+            show(state.json, {"forgotten": 1, "fact": fact}, Text(f"Forgot fact #{fact.id}: {fact.content}"))
             return
         count = mem.forget_all(user, purge=purge)
-    if state.json:
-        emit_json({"forgotten": count, "user": user})
-    else:
-        whose = f"owned by {user}" if user is not None else "of the agent's own"
-        console().print(
-            Text(f"Memories cleared: forgot {plural(count, 'fact')} {whose}; other users' facts are untouched.")
-        )
+    whose = f"owned by {user}" if user is not None else "of the agent's own"
+    cleared = Text(f"Memories cleared: forgot {plural(count, 'fact')} {whose}; other users' facts are untouched.")
+    show(state.json, {"forgotten": count, "user": user}, cleared)
 
 
 def recall(
@@ -157,12 +145,8 @@ def recall(
     wanted = check_metadata(metadata, "--metadata") if metadata is not None else None
     with state.open() as mem:
         hits = mem.recall(query, user=user, thread=thread, limit=limit, metadata=wanted)
-    if state.json:
-        emit_json({"query": query, "user": user, "hits": hits})
-    elif not hits:
-        console().print(Text(f"Nothing found for {query!r}."))
-    else:
-        console().print(hits_table(hits, title=f"Recall: {query}"))
+    view = hits_table(hits, title=f"Recall: {query}") if hits else Text(f"Nothing found for {query!r}.")
+    show(state.json, {"query": query, "user": user, "hits": hits}, view)
 
 
 def context(
@@ -192,7 +176,5 @@ def context(
     state = get_state(ctx)
     with state.open() as mem:
         assembled = mem.context(thread, query=query, user=user, budget=budget, system_prompt=system_prompt)
-    if state.json:
-        emit_json(context_document(assembled, thread=thread, user=user, query=query))
-    else:
-        print_all(context_view(assembled))
+    document = context_document(assembled, thread=thread, user=user, query=query)
+    show(state.json, document, Group(*context_view(assembled)))

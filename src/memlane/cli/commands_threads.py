@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from .render import console, emit_json, messages_table, plural, threads_table, when
+from .render import messages_table, plural, show, threads_table, when
 from .state import get_state
 
 __all__ = ["add", "end", "history", "prune", "reset", "threads"]
@@ -62,17 +62,13 @@ def add(
             tool_calls=tool_calls,
             tool_call_id=tool_call_id,
         )
-    if state.json:
-        emit_json(message)
-        return
-    console().print(
-        Text.assemble(
-            "Stored message ",
-            (f"#{message.id}", "bold"),
-            f" in thread {message.thread!r}: seq {message.seq}, {plural(message.token_count, 'token')}, ",
-            when(message.created_at),
-        )
+    stored = Text.assemble(
+        "Stored message ",
+        (f"#{message.id}", "bold"),
+        f" in thread {message.thread!r}: seq {message.seq}, {plural(message.token_count, 'token')}, ",
+        when(message.created_at),
     )
+    show(state.json, message, stored)
 
 
 def history(
@@ -93,12 +89,12 @@ def history(
         messages = mem.history(thread, limit=limit)
         if not messages:
             mem.thread(thread)  # an unknown thread is an error (likely a typo), an emptied one is not
-    if state.json:
-        emit_json({"thread": thread, "messages": messages})
-    elif not messages:
-        console().print(Text(f"Thread {thread!r} has no messages (it was reset)."))
-    else:
-        console().print(messages_table(messages, title=f"Thread {thread}"))
+    view = (
+        messages_table(messages, title=f"Thread {thread}")
+        if messages
+        else Text(f"Thread {thread!r} has no messages (it was reset).")
+    )
+    show(state.json, {"thread": thread, "messages": messages}, view)
 
 
 def threads(
@@ -118,12 +114,7 @@ def threads(
     state = get_state(ctx)
     with state.open() as mem:
         found = mem.threads(user, status=status, limit=limit)
-    if state.json:
-        emit_json({"threads": found})
-    elif not found:
-        console().print("No threads yet.")
-    else:
-        console().print(threads_table(found))
+    show(state.json, {"threads": found}, threads_table(found) if found else "No threads yet.")
 
 
 def reset(
@@ -139,10 +130,7 @@ def reset(
     state = get_state(ctx)
     with state.open() as mem:
         cleared = mem.reset(thread)
-    if state.json:
-        emit_json({"thread": thread, "cleared": cleared})
-    else:
-        console().print(f"{plural(cleared, 'message')} cleared; facts are kept.")
+    show(state.json, {"thread": thread, "cleared": cleared}, f"{plural(cleared, 'message')} cleared; facts are kept.")
 
 
 def end(
@@ -158,10 +146,7 @@ def end(
     state = get_state(ctx)
     with state.open() as mem:
         ended = mem.end(thread)
-    if state.json:
-        emit_json(ended)
-    else:
-        console().print(Text(f"Thread {ended.key!r} ended ({plural(ended.message_count, 'message')} kept)."))
+    show(state.json, ended, Text(f"Thread {ended.key!r} ended ({plural(ended.message_count, 'message')} kept)."))
 
 
 def prune(
@@ -179,7 +164,4 @@ def prune(
     state = get_state(ctx)
     with state.open() as mem:
         pruned = mem.prune(older_than_days)
-    if state.json:
-        emit_json({"pruned": pruned, "older_than_days": older_than_days})
-    else:
-        console().print(f"{plural(pruned, 'thread')} pruned.")
+    show(state.json, {"pruned": pruned, "older_than_days": older_than_days}, f"{plural(pruned, 'thread')} pruned.")

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -30,7 +30,7 @@ __all__ = [
     "hits_table",
     "messages_table",
     "plural",
-    "print_all",
+    "show",
     "status_table",
     "threads_table",
     "to_jsonable",
@@ -61,6 +61,17 @@ def to_jsonable(value: Any) -> Any:
 def emit_json(value: Any) -> None:
     """Print ``value`` as one JSON document on stdout."""
     typer.echo(json.dumps(to_jsonable(value), ensure_ascii=False, indent=2))
+
+
+def show(as_json: bool, document: Any, view: RenderableType) -> None:
+    """The output of a command: ``document`` as JSON for programs (``--json``), else ``view`` for people.
+
+    Use :class:`rich.console.Group` to show several renderables, one after the other.
+    """
+    if as_json:
+        emit_json(document)
+    else:
+        console().print(view)
 
 
 def plural(count: int, noun: str) -> str:
@@ -247,8 +258,3 @@ def context_view(ctx: Context) -> list[RenderableType]:
     style = "bold green" if ctx.tokens <= ctx.budget else "bold red"
     parts.append(Text(f"{ctx.tokens}/{ctx.budget} tokens ({ctx.encoding})", style=style))
     return parts
-
-
-def print_all(parts: Iterable[RenderableType]) -> None:
-    """Print several renderables on stdout, one after the other."""
-    console().print(Group(*parts))

@@ -4,7 +4,8 @@ backend-neutral halves of row conversion and of export/import records.
 Every backend selects the columns of a message, fact, summary, thread and history entry in one order
 (see ``MESSAGE_COLS`` … in :mod:`.sqlite_common`, ``MESSAGE_SELECT`` … in :mod:`.postgres_common`); what
 differs is how a JSON or time column comes back from the driver. A :class:`RowCodec` says that, and the
-``*_from_row`` / ``*_record`` builders do the rest the same way for every backend.
+``*_from_row`` / ``*_record`` builders do the rest the same way for every backend. The import half
+(records back into rows) is :mod:`._exchange`.
 """
 
 from __future__ import annotations
@@ -28,22 +29,18 @@ __all__ = [
     "fact_change_from_row",
     "fact_diff",
     "fact_from_row",
-    "fact_import_row",
     "fact_records",
-    "first_fact_changes",
     "fmt_time",
-    "import_counts",
     "json_value",
     "load_json",
+    "marked_range",
     "message_from_row",
     "message_record",
     "parse_time",
     "query_terms",
     "summary_from_row",
-    "summary_import_row",
     "summary_record",
     "thread_from_row",
-    "thread_import_row",
     "thread_record",
     "unchanged",
 ]
@@ -500,79 +497,9 @@ def fact_records(
         }
 
 
-def thread_import_row(rec: Mapping[str, Any], agent_id: int, codec: RowCodec) -> tuple[Any, ...]:
-    """Column values of a thread record: (agent_id, key, status, system_prompt, metadata, created_at,
-    updated_at, ended_at). Raises KeyError for a missing field."""
-    return (
-        agent_id,
-        rec["thread"],
-        rec["status"],
-        rec["system_prompt"],
-        codec.json(rec["metadata"]),
-        codec.time(rec["created_at"]),
-        codec.time(rec["updated_at"]),
-        codec.time(rec["ended_at"]),
-    )
-
-
-def summary_import_row(
-    rec: Mapping[str, Any], agent_id: int, thread_id: int | None, codec: RowCodec
-) -> tuple[Any, ...]:
-    """Column values of a summary record: (agent_id, thread_id, kind, owner, from_seq, to_seq, content,
-    method, metadata, created_at). Raises KeyError for a missing field."""
-    return (
-        agent_id,
-        thread_id,
-        rec["kind"],
-        rec["owner"],
-        rec["from_seq"],
-        rec["to_seq"],
-        rec["content"],
-        rec["method"],
-        codec.json(rec["metadata"]),
-        codec.time(rec["created_at"]),
-    )
-
-
-def fact_import_row(
-    rec: Mapping[str, Any], agent_id: int, source_thread_id: int | None, codec: RowCodec
-) -> tuple[Any, ...]:
-    """Column values of a fact record: (agent_id, owner, subject, category, content, importance,
-    visibility, source_thread_id, source_thread, source_from_seq, source_to_seq, metadata, status,
-    valid_from, invalid_at, created_at, updated_at, last_accessed_at, access_count). Raises KeyError for
-    a missing field."""
-    return (
-        agent_id,
-        rec["owner"],
-        rec["subject"],
-        rec["category"],
-        rec["content"],
-        rec["importance"],
-        rec["visibility"],
-        source_thread_id,
-        rec["source_thread"],
-        rec["source_from_seq"],
-        rec["source_to_seq"],
-        codec.json(rec["metadata"]),
-        rec["status"],
-        codec.time(rec["valid_from"]),
-        codec.time(rec["invalid_at"]),
-        codec.time(rec["created_at"]),
-        codec.time(rec["updated_at"]),
-        codec.time(rec["last_accessed_at"]),
-        rec["access_count"],
-    )
-
-
-def import_counts() -> dict[str, int]:
-    """What an import reports, before anything is imported."""
-    return {"threads": 0, "messages": 0, "facts": 0, "fact_changes": 0, "summaries": 0}
-
-
-def first_fact_changes(records: Iterable[Mapping[str, Any]]) -> dict[int, Mapping[str, Any]]:
-    """The first ``fact_change`` record of each fact ref (it finds a fact already imported before)."""
-    first: dict[int, Mapping[str, Any]] = {}
-    for rec in records:
-        if rec["type"] == "fact_change":
-            first.setdefault(rec["fact"], rec)
-    return first
+def marked_range(thread_id: int | None, from_seq: int | None, to_seq: int | None) -> tuple[int, int] | None:
+    """The (first, last) sequence numbers of the thread's messages a new summary marks summarized, or
+    None if it marks none (no thread or no range); a range without an end is one message long."""
+    if thread_id is None or from_seq is None:
+        return None
+    return from_seq, from_seq if to_seq is None else to_seq

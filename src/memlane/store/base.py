@@ -10,11 +10,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
-from typing import Any, Literal
+from datetime import UTC, datetime
+from typing import Any, Literal, cast
 
 import numpy as np
 
+from ..errors import InvalidInput
 from ..types import Fact, FactChange, Job, Message, Summary, Thread, UsageRecord, UsageTotals
 from ..validation import NewFact, NewJob, NewMessage, NewSummary
 
@@ -111,7 +112,6 @@ class Store(ABC):
         """The names of every agent the store holds anything of, in code point order."""
 
     # -- threads and messages -------------------------------------------------------------------
-    @abstractmethod
     def add_messages(
         self,
         agent: str,
@@ -125,7 +125,47 @@ class Store(ABC):
         """Append messages to a thread (created if new) in one transaction; sequence numbers are gap-free.
 
         ``vectors`` (one L2-normalised float32 row per item) and ``jobs`` are stored in the same transaction.
+        Raises InvalidInput if there are not as many vectors as items.
         """
+        if not items:
+            return []
+        if vectors is not None and len(vectors) != len(items):
+            raise InvalidInput(f"{len(vectors)} vectors for {len(items)} messages")
+        times = [(item.created_at or now).astimezone(UTC) for item in items]
+        first_seq, ids = self._append_messages(agent, thread, items, token_counts, times, now, vectors, jobs)
+        return [
+            Message(
+                id=ids[i],
+                agent=agent,
+                thread=thread,
+                seq=first_seq + i,
+                role=cast(Any, item.role),
+                content=item.content,
+                user=item.user,
+                name=item.name,
+                tool_calls=item.tool_calls,
+                tool_call_id=item.tool_call_id,
+                token_count=token_counts[i],
+                metadata=item.metadata,
+                created_at=times[i],
+            )
+            for i, item in enumerate(items)
+        ]
+
+    @abstractmethod
+    def _append_messages(
+        self,
+        agent: str,
+        thread: str,
+        items: Sequence[NewMessage],
+        token_counts: Sequence[int],
+        times: Sequence[datetime],
+        now: datetime,
+        vectors: np.ndarray | None,
+        jobs: Sequence[NewJob],
+    ) -> tuple[int, list[int]]:
+        """The write of :meth:`add_messages` (items checked, ``times`` their creation times in UTC);
+        returns the first sequence number taken and the ids of the messages, in order."""
 
     @abstractmethod
     def get_thread(self, agent: str, thread: str) -> Thread | None:
@@ -137,7 +177,6 @@ class Store(ABC):
     ) -> list[Thread]:
         """Threads, most recently updated first, optionally only those ``user`` took part in."""
 
-    @abstractmethod
     def upsert_thread(
         self,
         agent: str,
@@ -150,7 +189,24 @@ class Store(ABC):
         jobs: Sequence[NewJob] = (),
     ) -> Thread:
         """Create the thread if needed and set the given fields (None leaves a field as it is); ``jobs``
-        are queued in the same transaction."""
+        are queued in the same transaction. Setting the status sets the end time too (``now`` if "ended",
+        else none)."""
+        changes: dict[str, Any] = {}
+        if system_prompt is not None:
+            changes["system_prompt"] = system_prompt
+        if metadata is not None:
+            changes["metadata"] = metadata
+        if status is not None:
+            changes["status"] = status
+            changes["ended_at"] = now if status == "ended" else None
+        return self._upsert_thread(agent, thread, now, changes, jobs)
+
+    @abstractmethod
+    def _upsert_thread(
+        self, agent: str, thread: str, now: datetime, changes: Mapping[str, Any], jobs: Sequence[NewJob]
+    ) -> Thread:
+        """The write of :meth:`upsert_thread`: ``changes`` are the columns to set (of system_prompt,
+        metadata, status, ended_at), besides the time of the last update."""
 
     @abstractmethod
     def messages(

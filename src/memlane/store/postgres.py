@@ -18,10 +18,11 @@ Search: full text through generated ``tsvector`` columns (see :mod:`memlane.stor
 vectors through HNSW indexes with pgvector's iterative index scans, so a filtered query keeps scanning
 until it has ``limit`` rows the scope allows. Scope filters are always in the query's WHERE clause.
 
-The store is put together from parts, one module each: :mod:`.postgres_facts`, :mod:`.postgres_vectors`,
-:mod:`.postgres_search` (keyword search, scopes), :mod:`.postgres_jobs`, :mod:`.postgres_usage` and
-:mod:`.postgres_exchange` (export/import), on the shared pieces of :mod:`.postgres_common`. This module
-holds the connections, migrations, agents, threads, messages and summaries.
+The store is put together from parts, one module each: :mod:`.postgres_threads` (threads and messages),
+:mod:`.postgres_facts`, :mod:`.postgres_summaries`, :mod:`.postgres_vectors`, :mod:`.postgres_search`
+(keyword search, scopes), :mod:`.postgres_jobs`, :mod:`.postgres_usage` and :mod:`.postgres_exchange`
+(export/import), on the shared pieces of :mod:`.postgres_common`. This module holds the connections,
+transactions, migrations, store status and metadata, and agents.
 """
 
 from __future__ import annotations
@@ -30,43 +31,26 @@ import random
 import time
 import weakref
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
-from typing import Any, cast
+from datetime import datetime
+from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-import numpy as np
 import psycopg
 from psycopg import errors as pg_errors
 from psycopg import sql
 from psycopg.adapt import AdaptersMap
 from psycopg_pool import ConnectionPool, PoolClosed, PoolTimeout
 
-from ..errors import DatabaseLocked, InvalidInput, NotFound, StorageError
-from ..types import Message, Summary, Thread
-from ..validation import NewJob, NewMessage, NewSummary
-from ._common import dump_json
+from ..errors import DatabaseLocked, InvalidInput, StorageError
 from .base import Store, StoreStatus
-from .postgres_common import (
-    MESSAGE_SELECT,
-    SUMMARY_SELECT,
-    THREAD_SELECT,
-    Conn,
-    T,
-    Vector,
-    VectorDumper,
-    Where,
-    as_json,
-    message_row,
-    one_row,
-    sql_limit,
-    summary_row,
-    thread_row,
-)
+from .postgres_common import Conn, T, Vector, VectorDumper, one_row
 from .postgres_exchange import PostgresExchange
 from .postgres_facts import PostgresFacts
-from .postgres_jobs import PostgresJobs, insert_jobs
+from .postgres_jobs import PostgresJobs
 from .postgres_schema import MIGRATIONS
 from .postgres_search import PostgresSearch
+from .postgres_summaries import PostgresSummaries
+from .postgres_threads import PostgresThreads
 from .postgres_usage import PostgresUsage
 from .postgres_vectors import PostgresVectors
 
@@ -91,7 +75,15 @@ def _safe_location(url: str) -> str:
 
 
 class PostgresStore(
-    PostgresFacts, PostgresVectors, PostgresSearch, PostgresJobs, PostgresUsage, PostgresExchange, Store
+    PostgresThreads,
+    PostgresFacts,
+    PostgresSummaries,
+    PostgresVectors,
+    PostgresSearch,
+    PostgresJobs,
+    PostgresUsage,
+    PostgresExchange,
+    Store,
 ):
     """A memlane store in a PostgreSQL database (migrated on open; needs the pgvector extension).
 
@@ -285,7 +277,7 @@ class PostgresStore(
             ),
         )
 
-    # -- agents and threads -------------------------------------------------------------------------
+    # -- agents -------------------------------------------------------------------------------
     def list_agents(self) -> list[str]:
         def read(conn: Conn) -> list[str]:
             return [str(row[0]) for row in conn.execute('SELECT name FROM agents ORDER BY name COLLATE "C"')]
@@ -319,390 +311,27 @@ class PostgresStore(
     def _remember_agent(self, agent: str, agent_id: int) -> None:
         self._agent_ids[agent] = agent_id
 
-    def _thread_id(self, conn: Conn, agent_id: int | None, thread: str, *, lock: bool = False) -> int | None:
-        if agent_id is None:
-            return None
-        query = "SELECT id FROM threads WHERE agent_id = %s AND key = %s"
-        row = conn.execute(query + (" FOR NO KEY UPDATE" if lock else ""), (agent_id, thread)).fetchone()
-        return None if row is None else int(row[0])
+    def _agent_read(self, what: str, agent: str, fn: Callable[[Conn, int], list[T]]) -> list[T]:
+        """``fn(conn, agent_id)`` run as a read; nothing if the agent never wrote anything."""
 
-    def add_messages(
-        self,
-        agent: str,
-        thread: str,
-        items: Sequence[NewMessage],
-        token_counts: Sequence[int],
-        now: datetime,
-        vectors: np.ndarray | None = None,
-        jobs: Sequence[NewJob] = (),
-    ) -> list[Message]:
-        if not items:
-            return []
-        if vectors is not None and len(vectors) != len(items):
-            raise InvalidInput(f"{len(vectors)} vectors for {len(items)} messages")
-        stamps = [(item.created_at or now).astimezone(UTC) for item in items]
-        n = len(items)
-
-        def write(conn: Conn) -> tuple[int, int, list[int]]:
-            agent_id = self._ensure_agent(conn, agent, now)
-            # Create the thread or lock it, and allocate n sequence numbers, in one statement.
-            row = one_row(
-                conn,
-                "INSERT INTO threads AS t (agent_id, key, next_seq, message_count, created_at, updated_at) "
-                "VALUES (%(agent)s, %(key)s, 1 + %(n)s, %(n)s, %(first)s, %(last)s) "
-                "ON CONFLICT (agent_id, key) DO UPDATE SET next_seq = t.next_seq + %(n)s, "
-                "message_count = t.message_count + %(n)s, updated_at = greatest(t.updated_at, %(last)s), "
-                "created_at = least(t.created_at, %(first)s) RETURNING t.id, t.next_seq - %(n)s",
-                {"agent": agent_id, "key": thread, "n": n, "first": min(stamps), "last": max(stamps)},
-            )
-            thread_id, first_seq = int(row[0]), int(row[1])
-            # Participants are recorded by the same statement (one round trip fewer).
-            rows = conn.execute(
-                "WITH new AS (INSERT INTO messages (agent_id, thread_id, seq, role, user_id, name, content, "
-                "tool_calls, tool_call_id, token_count, metadata, created_at) "
-                "SELECT %(agent)s, %(thread)s, %(first)s + x.n - 1, x.role, x.user_id, x.name, x.content, "
-                "x.tool_calls::json, x.tool_call_id, x.token_count, x.metadata::json, x.created_at "
-                "FROM unnest(%(role)s::text[], %(user)s::text[], %(name)s::text[], %(content)s::text[], "
-                "%(calls)s::text[], %(call_id)s::text[], %(tokens)s::integer[], %(meta)s::text[], "
-                "%(at)s::timestamptz[]) WITH ORDINALITY "
-                "AS x(role, user_id, name, content, tool_calls, tool_call_id, token_count, metadata, created_at, n) "
-                "RETURNING seq, id, user_id), "
-                "users AS (INSERT INTO thread_users (thread_id, user_id, agent_id) "
-                "SELECT DISTINCT %(thread)s::bigint, user_id, %(agent)s::bigint FROM new WHERE user_id IS NOT NULL "
-                "ON CONFLICT DO NOTHING) "
-                "SELECT seq, id FROM new",
-                {
-                    "agent": agent_id,
-                    "thread": thread_id,
-                    "first": first_seq,
-                    "role": [item.role for item in items],
-                    "user": [item.user for item in items],
-                    "name": [item.name for item in items],
-                    "content": [item.content for item in items],
-                    "calls": [None if item.tool_calls is None else dump_json(item.tool_calls) for item in items],
-                    "call_id": [item.tool_call_id for item in items],
-                    "tokens": list(token_counts),
-                    "meta": [dump_json(item.metadata) for item in items],
-                    "at": stamps,
-                },
-            ).fetchall()
-            by_seq = {int(seq): int(mid) for seq, mid in rows}
-            ids = [by_seq[first_seq + i] for i in range(n)]
-            if vectors is not None:
-                self._put_vectors(conn, agent_id, "message", ids, vectors)
-            insert_jobs(conn, agent_id, jobs, now)
-            return agent_id, first_seq, ids
-
-        agent_id, first_seq, ids = self._run("could not store messages", write)
-        self._remember_agent(agent, agent_id)
-        return [
-            Message(
-                id=ids[i],
-                agent=agent,
-                thread=thread,
-                seq=first_seq + i,
-                role=cast(Any, item.role),
-                content=item.content,
-                user=item.user,
-                name=item.name,
-                tool_calls=item.tool_calls,
-                tool_call_id=item.tool_call_id,
-                token_count=token_counts[i],
-                metadata=item.metadata,
-                created_at=stamps[i],
-            )
-            for i, item in enumerate(items)
-        ]
-
-    def get_thread(self, agent: str, thread: str) -> Thread | None:
-        def read(conn: Conn) -> Thread | None:
+        def read(conn: Conn) -> list[T]:
             agent_id = self._agent_id(conn, agent)
-            if agent_id is None:
-                return None
-            row = conn.execute(THREAD_SELECT + " WHERE t.agent_id = %s AND t.key = %s", (agent_id, thread)).fetchone()
-            return None if row is None else thread_row(row)
+            return [] if agent_id is None else fn(conn, agent_id)
 
-        return self._run("read thread", read, write=False)
+        return self._run(what, read, write=False)
 
-    def list_threads(
-        self, agent: str, *, user: str | None, status: str | None, limit: int | None, offset: int
-    ) -> list[Thread]:
-        def read(conn: Conn) -> list[Thread]:
-            agent_id = self._agent_id(conn, agent)
-            if agent_id is None:
-                return []
-            where = Where()
-            where.add("t.agent_id = %s", agent_id)
-            if user is not None:
-                mine = "SELECT thread_id FROM thread_users WHERE agent_id = %s AND user_id = %s"
-                where.add("t.id IN (" + mine + ")", agent_id, user)
-            if status is not None:
-                where.add("t.status = %s", status)
-            query = sql.SQL("{} WHERE {} ORDER BY t.updated_at DESC, t.id DESC LIMIT %s OFFSET %s").format(
-                sql.SQL(THREAD_SELECT),
-                where.sql(),
-            )
-            rows = conn.execute(query, [*where.params, sql_limit(limit), max(0, offset)]).fetchall()
-            return [thread_row(row) for row in rows]
-
-        return self._run("list threads", read, write=False)
-
-    def upsert_thread(
-        self,
-        agent: str,
-        thread: str,
-        now: datetime,
-        *,
-        system_prompt: str | None = None,
-        metadata: dict[str, Any] | None = None,
-        status: str | None = None,
-        jobs: Sequence[NewJob] = (),
-    ) -> Thread:
-        ended_at = (now if status == "ended" else None) if status is not None else None
-        sets = [sql.SQL("updated_at = greatest(t.updated_at, excluded.updated_at)")]
-        if system_prompt is not None:
-            sets.append(sql.SQL("system_prompt = excluded.system_prompt"))
-        if metadata is not None:
-            sets.append(sql.SQL("metadata = excluded.metadata"))
-        if status is not None:
-            sets += [sql.SQL("status = excluded.status"), sql.SQL("ended_at = excluded.ended_at")]
-        query = sql.SQL(
-            "INSERT INTO threads AS t (agent_id, key, created_at, updated_at, system_prompt, metadata, status, "
-            "ended_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (agent_id, key) DO UPDATE SET {} "
-            "RETURNING t.id"
-        ).format(sql.SQL(", ").join(sets))
-
-        def write(conn: Conn) -> tuple[int, Thread]:
-            agent_id = self._ensure_agent(conn, agent, now)
-            params = (agent_id, thread, now, now, system_prompt, as_json(metadata or {}), status or "open", ended_at)
-            thread_id = int(one_row(conn, query, params)[0])
-            insert_jobs(conn, agent_id, jobs, now)
-            return agent_id, thread_row(one_row(conn, THREAD_SELECT + " WHERE t.id = %s", (thread_id,)))
-
-        agent_id, result = self._run("could not update the thread", write)
-        self._remember_agent(agent, agent_id)
-        return result
-
-    def messages(
-        self,
-        agent: str,
-        thread: str,
-        *,
-        limit: int | None = None,
-        before_seq: int | None = None,
-        after_seq: int | None = None,
-        unsummarized_only: bool = False,
-    ) -> list[Message]:
-        def read(conn: Conn) -> list[Message]:
-            agent_id = self._agent_id(conn, agent)
-            if agent_id is None:
-                return []
-            where = Where()
-            where.add("t.agent_id = %s AND t.key = %s", agent_id, thread)
-            if before_seq is not None:
-                where.add("m.seq < %s", before_seq)
-            if after_seq is not None:
-                where.add("m.seq > %s", after_seq)
-            if unsummarized_only:
-                where.add("NOT m.summarized")
-            if limit is None:
-                query = sql.SQL("{} WHERE {} ORDER BY m.seq").format(sql.SQL(MESSAGE_SELECT), where.sql())
-                return [message_row(r) for r in conn.execute(query, where.params)]
-            query = sql.SQL("{} WHERE {} ORDER BY m.seq DESC LIMIT %s").format(sql.SQL(MESSAGE_SELECT), where.sql())
-            rows = conn.execute(query, [*where.params, sql_limit(limit)]).fetchall()
-            return [message_row(r) for r in reversed(rows)]
-
-        return self._run("read messages", read, write=False)
-
-    def get_messages(self, agent: str, ids: Sequence[int]) -> list[Message]:
+    def _read_ids(
+        self, what: str, agent: str, ids: Sequence[int], select: str, alias: str, row: Callable[[tuple[Any, ...]], T]
+    ) -> list[T]:
+        """The agent's items of ``select`` (its table named ``alias``) with these ids, in id order, as ``row``
+        makes them; ids of other agents or of nothing are skipped."""
         if not ids:
             return []
-
-        def read(conn: Conn) -> list[Message]:
-            agent_id = self._agent_id(conn, agent)
-            if agent_id is None:
-                return []
-            query = MESSAGE_SELECT + " WHERE m.agent_id = %s AND m.id = ANY(%s) ORDER BY m.id"
-            return [message_row(r) for r in conn.execute(query, (agent_id, list(ids)))]
-
-        return self._run("read messages", read, write=False)
-
-    def message_windows(self, agent: str, ids: Sequence[int], *, before: int, after: int) -> list[Message]:
-        if not ids:
-            return []
-        query = sql.SQL(
-            "{} WHERE m.id IN (SELECT w.id FROM messages x JOIN messages w ON w.thread_id = x.thread_id "
-            "AND w.seq BETWEEN x.seq - %s AND x.seq + %s WHERE x.agent_id = %s AND x.id = ANY(%s)) "
-            'ORDER BY t.key COLLATE "C", m.seq'
-        ).format(sql.SQL(MESSAGE_SELECT))
-
-        def read(conn: Conn) -> list[Message]:
-            agent_id = self._agent_id(conn, agent)
-            if agent_id is None:
-                return []
-            rows = conn.execute(query, (max(before, 0), max(after, 0), agent_id, list(ids)))
-            return [message_row(r) for r in rows]
-
-        return self._run("read message windows", read, write=False)
-
-    def clear_thread(self, agent: str, thread: str) -> int:
-        def write(conn: Conn) -> int:
-            thread_id = self._thread_id(conn, self._agent_id(conn, agent), thread, lock=True)
-            if thread_id is None:
-                raise NotFound(f"no thread {thread!r} in agent {agent!r}")
-            count = conn.execute("DELETE FROM messages WHERE thread_id = %s", (thread_id,)).rowcount
-            conn.execute("DELETE FROM summaries WHERE thread_id = %s AND kind <> 'memory'", (thread_id,))
-            conn.execute("UPDATE threads SET message_count = 0 WHERE id = %s", (thread_id,))
-            return int(count)
-
-        return self._run("could not clear the thread", write)
-
-    def delete_thread(self, agent: str, thread: str) -> bool:
-        def write(conn: Conn) -> bool:
-            agent_id = self._agent_id(conn, agent)
-            if agent_id is None:
-                return False
-            thread_id = self._thread_id(conn, agent_id, thread, lock=True)
-            if thread_id is None:
-                return False
-            _detach_memories(conn, [thread_id])
-            conn.execute("DELETE FROM threads WHERE id = %s", (thread_id,))
-            return True
-
-        return self._run("could not delete the thread", write)
-
-    def prune_threads(self, agent: str, updated_before: datetime) -> int:
-        def write(conn: Conn) -> int:
-            agent_id = self._agent_id(conn, agent)
-            if agent_id is None:
-                return 0
-            rows = conn.execute(
-                "SELECT id FROM threads WHERE agent_id = %s AND updated_at < %s FOR NO KEY UPDATE",
-                (agent_id, updated_before),
-            ).fetchall()
-            ids = [int(r[0]) for r in rows]
-            _detach_memories(conn, ids)
-            return int(conn.execute("DELETE FROM threads WHERE id = ANY(%s)", (ids,)).rowcount) if ids else 0
-
-        return self._run("could not prune threads", write)
-
-    # -- summaries ----------------------------------------------------------------------------------
-    def summaries(self, agent: str, *, thread: str | None, kind: str | None, limit: int | None) -> list[Summary]:
-        def read(conn: Conn) -> list[Summary]:
-            agent_id = self._agent_id(conn, agent)
-            if agent_id is None:
-                return []
-            where = Where()
-            where.add("s.agent_id = %s", agent_id)
-            if thread is not None:
-                where.add("t.key = %s", thread)
-            if kind is not None:
-                where.add("s.kind = %s", kind)
-            query = sql.SQL("{} WHERE {} ORDER BY s.created_at DESC, s.id DESC LIMIT %s").format(
-                sql.SQL(SUMMARY_SELECT),
-                where.sql(),
-            )
-            return [summary_row(r) for r in conn.execute(query, [*where.params, sql_limit(limit)])]
-
-        return self._run("read summaries", read, write=False)
-
-    def get_summaries(self, agent: str, ids: Sequence[int]) -> list[Summary]:
-        if not ids:
-            return []
-
-        def read(conn: Conn) -> list[Summary]:
-            agent_id = self._agent_id(conn, agent)
-            if agent_id is None:
-                return []
-            query = SUMMARY_SELECT + " WHERE s.agent_id = %s AND s.id = ANY(%s) ORDER BY s.id"
-            return [summary_row(r) for r in conn.execute(query, (agent_id, list(ids)))]
-
-        return self._run("read summaries", read, write=False)
-
-    def add_summary(
-        self,
-        agent: str,
-        thread: str | None,
-        summary: NewSummary,
-        now: datetime,
-        *,
-        vector: np.ndarray | None = None,
-        mark_summarized: bool = False,
-    ) -> tuple[Summary, bool]:
-        def write(conn: Conn) -> tuple[int, Summary, bool]:
-            agent_id = self._ensure_agent(conn, agent, now)
-            thread_id = None
-            if thread is not None:
-                thread_id = self._thread_id(conn, agent_id, thread)
-                if thread_id is None:
-                    raise NotFound(f"no thread {thread!r} in agent {agent!r}")
-            # NULLs are distinct in the unique index, so (thread, kind, range) with a NULL in it is made
-            # idempotent by serialising its writers on an advisory lock.
-            conn.execute(
-                "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
-                (f"memlane.summary:{agent_id}:{thread_id}:{summary.kind}",),
-            )
-            existing = conn.execute(
-                "SELECT id FROM summaries WHERE agent_id = %s AND thread_id IS NOT DISTINCT FROM %s AND kind = %s "
-                "AND owner IS NOT DISTINCT FROM %s AND from_seq IS NOT DISTINCT FROM %s "
-                "AND to_seq IS NOT DISTINCT FROM %s",
-                (agent_id, thread_id, summary.kind, summary.owner, summary.from_seq, summary.to_seq),
-            ).fetchone()
-            created = existing is None
-            if existing is None:
-                summary_id = int(
-                    one_row(
-                        conn,
-                        "INSERT INTO summaries (agent_id, thread_id, kind, owner, from_seq, to_seq, content, method, "
-                        "metadata, created_at) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s) RETURNING id",
-                        (
-                            agent_id,
-                            thread_id,
-                            summary.kind,
-                            summary.owner,
-                            summary.from_seq,
-                            summary.to_seq,
-                            summary.content,
-                            summary.method,
-                            as_json(summary.metadata),
-                            now,
-                        ),
-                    )[0]
-                )
-                if vector is not None:
-                    self._put_vectors(conn, agent_id, "summary", [summary_id], np.asarray(vector)[None, :])
-            else:
-                summary_id = int(existing[0])
-            if mark_summarized and thread_id is not None and summary.from_seq is not None:
-                to_seq = summary.to_seq if summary.to_seq is not None else summary.from_seq
-                conn.execute(
-                    "UPDATE messages SET summarized = true WHERE thread_id = %s AND seq BETWEEN %s AND %s",
-                    (thread_id, summary.from_seq, to_seq),
-                )
-            stored = summary_row(one_row(conn, SUMMARY_SELECT + " WHERE s.id = %s", (summary_id,)))
-            return agent_id, stored, created
-
-        agent_id, stored, created = self._run("could not store the summary", write)
-        self._remember_agent(agent, agent_id)
-        return stored, created
-
-    def delete_summaries(self, agent: str, ids: Sequence[int]) -> int:
-        if not ids:
-            return 0
-
-        def write(conn: Conn) -> int:
-            agent_id = self._agent_id(conn, agent)
-            if agent_id is None:
-                return 0
-            cur = conn.execute("DELETE FROM summaries WHERE agent_id = %s AND id = ANY(%s)", (agent_id, list(ids)))
-            return int(cur.rowcount)
-
-        return self._run("could not delete summaries", write)
-
-
-def _detach_memories(conn: Conn, thread_ids: Sequence[int]) -> None:
-    """Keep the agent's memories (summaries of kind 'memory' last until purged) when their thread goes."""
-    if thread_ids:
-        conn.execute(
-            "UPDATE summaries SET thread_id = NULL WHERE kind = 'memory' AND thread_id = ANY(%s)", (list(thread_ids),)
+        query = sql.SQL("{} WHERE {a}.agent_id = %s AND {a}.id = ANY(%s) ORDER BY {a}.id").format(
+            sql.SQL(select), a=sql.Identifier(alias)
         )
+
+        def read(conn: Conn, agent_id: int) -> list[T]:
+            return [row(r) for r in conn.execute(query, (agent_id, list(ids)))]
+
+        return self._agent_read(what, agent, read)

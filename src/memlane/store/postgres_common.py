@@ -34,6 +34,7 @@ from .base import FactFilter, Scope
 __all__ = [
     "FACT_SELECT",
     "MESSAGE_SELECT",
+    "ROWS",
     "SEARCH_TABLES",
     "SUMMARY_SELECT",
     "THREAD_SELECT",
@@ -45,7 +46,6 @@ __all__ = [
     "Where",
     "as_json",
     "fact_row",
-    "jsonable",
     "message_row",
     "one_row",
     "record_time",
@@ -203,10 +203,6 @@ def time_text(value: datetime | None) -> str | None:
     return None if value is None else fmt_time(value)
 
 
-def jsonable(value: Any) -> Any:
-    return fmt_time(value) if isinstance(value, datetime) else value
-
-
 class PostgresHost:
     """What the parts of :class:`~memlane.store.postgres.PostgresStore` rely on from each other.
 
@@ -225,6 +221,16 @@ class PostgresHost:
         def _agent_id(self, conn: Conn, agent: str) -> int | None: ...
         def _ensure_agent(self, conn: Conn, agent: str, now: datetime) -> int: ...
         def _remember_agent(self, agent: str, agent_id: int) -> None: ...
+        def _agent_read(self, what: str, agent: str, fn: Callable[[Conn, int], list[T]]) -> list[T]: ...
+        def _read_ids(
+            self,
+            what: str,
+            agent: str,
+            ids: Sequence[int],
+            select: str,
+            alias: str,
+            row: Callable[[tuple[Any, ...]], T],
+        ) -> list[T]: ...
         def _thread_id(self, conn: Conn, agent_id: int | None, thread: str, *, lock: bool = False) -> int | None: ...
         def _put_vectors(
             self, conn: Conn, agent_id: int, kind: str, ids: Sequence[int], vectors: np.ndarray

@@ -12,31 +12,15 @@ from typing import Any
 import numpy as np
 from psycopg import sql
 
-from ..errors import InvalidInput, NotFound
+from ..errors import NotFound
 from ..types import Fact, FactChange
 from ..validation import NewFact, NewJob
+from ._common import check_fact_fields, fact_change_from_row, fact_diff
 from .base import FactFilter
-from .postgres_common import FACT_SELECT, Conn, PostgresHost, as_json, fact_row, jsonable, one_row, sql_limit, utc
+from .postgres_common import FACT_SELECT, ROWS, Conn, PostgresHost, as_json, fact_row, one_row, sql_limit
 from .postgres_jobs import insert_jobs
 
 __all__ = ["PostgresFacts"]
-
-# Fields of a fact a caller may change.
-_FACT_FIELDS = frozenset(
-    {
-        "content",
-        "category",
-        "importance",
-        "subject",
-        "visibility",
-        "owner",
-        "metadata",
-        "status",
-        "valid_from",
-        "invalid_at",
-        "superseded_by",
-    }
-)
 
 
 def _history(
@@ -112,17 +96,7 @@ class PostgresFacts(PostgresHost):
         return stored
 
     def get_facts(self, agent: str, ids: Sequence[int]) -> list[Fact]:
-        if not ids:
-            return []
-
-        def read(conn: Conn) -> list[Fact]:
-            agent_id = self._agent_id(conn, agent)
-            if agent_id is None:
-                return []
-            query = FACT_SELECT + " WHERE f.agent_id = %s AND f.id = ANY(%s) ORDER BY f.id"
-            return [fact_row(r) for r in conn.execute(query, (agent_id, list(ids)))]
-
-        return self._run("read facts", read, write=False)
+        return self._read_ids("read facts", agent, ids, FACT_SELECT, "f", fact_row)
 
     def list_facts(self, agent: str, flt: FactFilter, *, limit: int | None, offset: int = 0) -> list[Fact]:
         def read(conn: Conn) -> list[Fact]:
@@ -149,9 +123,7 @@ class PostgresFacts(PostgresHost):
         vector: np.ndarray | None = None,
         jobs: Sequence[NewJob] = (),
     ) -> Fact:
-        unknown = set(changes) - _FACT_FIELDS
-        if unknown:
-            raise InvalidInput(f"cannot change fact fields: {', '.join(sorted(unknown))}")
+        check_fact_fields(changes)
 
         def write(conn: Conn) -> Fact:
             agent_id = self._agent_id(conn, agent)
@@ -162,15 +134,9 @@ class PostgresFacts(PostgresHost):
             if row is None or agent_id is None:
                 raise NotFound(f"no fact {fact_id} in agent {agent!r}")
             before = fact_row(row)
-            stored: dict[str, Any] = {}
-            diff: dict[str, Any] = {}
-            for key, value in changes.items():
-                old = getattr(before, key)
-                if old == value:
-                    continue
-                diff[key] = {"old": jsonable(old), "new": jsonable(value)}
-                stored[key] = as_json(value) if key == "metadata" else value
-            if stored:
+            diff = fact_diff(before, changes)
+            if diff:
+                stored = {key: as_json(changes[key]) if key == "metadata" else changes[key] for key in diff}
                 sets = sql.SQL(", ").join(sql.SQL("{} = %s").format(sql.Identifier(key)) for key in stored)
                 conn.execute(
                     sql.SQL("UPDATE facts SET {}, updated_at = %s WHERE id = %s").format(sets),
@@ -228,19 +194,7 @@ class PostgresFacts(PostgresHost):
                 "WHERE agent_id = %s AND fact_id = %s ORDER BY id",
                 (agent_id, fact_id),
             )
-            return [
-                FactChange(
-                    id=r[0],
-                    fact_id=r[1],
-                    action=r[2],
-                    actor=r[3],
-                    old_content=r[4],
-                    new_content=r[5],
-                    changes=r[6],
-                    at=utc(r[7]),
-                )
-                for r in rows
-            ]
+            return [fact_change_from_row(r, ROWS) for r in rows]
 
         return self._run("read fact history", read, write=False)
 

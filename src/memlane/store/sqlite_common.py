@@ -18,6 +18,7 @@ from ._common import (
     RowCodec,
     dump_json,
     fact_from_row,
+    fmt_time,
     load_json,
     message_from_row,
     parse_time,
@@ -38,6 +39,7 @@ __all__ = [
     "SUMMARY_COLS",
     "THREAD_COLS",
     "SQLiteHost",
+    "column_value",
     "fact_row",
     "fact_where",
     "message_row",
@@ -81,6 +83,13 @@ def fact_row(r: tuple[Any, ...]) -> Fact:
 
 def summary_row(r: tuple[Any, ...]) -> Summary:
     return summary_from_row(r, ROWS)
+
+
+def column_value(key: str, value: Any) -> Any:
+    """A changed field's value (of a fact or a thread) as its column stores it: JSON and times as text."""
+    if key == "metadata":
+        return dump_json(value)
+    return fmt_time(value) if isinstance(value, datetime) else value
 
 
 def fact_where(agent_id: int, flt: FactFilter) -> tuple[str, list[Any]]:

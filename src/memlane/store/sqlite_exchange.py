@@ -8,22 +8,23 @@ The PostgreSQL backend writes and reads the same records, so an export moves bet
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from ..errors import Conflict, InvalidInput
+from ..errors import InvalidInput
 from ._common import (
-    dump_json,
-    fact_import_row,
     fact_records,
-    first_fact_changes,
-    import_counts,
     message_record,
-    summary_import_row,
     summary_record,
-    thread_import_row,
     thread_record,
+)
+from ._exchange import (
+    RecordImporter,
+    fact_import_row,
+    message_import_row,
+    summary_import_row,
+    thread_import_row,
 )
 from .sqlite_common import COLUMNS, FACT_COLS, MESSAGE_COLS, RECORDS, SUMMARY_COLS, THREAD_COLS, SQLiteHost
 from .sqlite_facts import insert_history
@@ -78,94 +79,37 @@ def _export(conn: sqlite3.Connection, agent_id: int, wanted: set[str] | None) ->
 
 
 # -- import -----------------------------------------------------------------------------------------
-class _Importer:
-    """Writes export records on one open write transaction, in their order.
-
-    Importing an export again is idempotent: with ``skip`` or ``replace``, threads (same key), facts (found
-    by their 'create' history entry, else same owner, content and creation time), thread-less summaries
-    (same kind, owner, content, time) and the history of deleted facts (same first change) that are
-    already there are kept or replaced rather than doubled; with ``error`` they raise Conflict.
-    """
+class _Importer(RecordImporter):
+    """The statements of an import (what to write is :class:`~memlane.store._common.RecordImporter`'s),
+    on the store's open write transaction; each message is indexed for keyword search as it is written."""
 
     def __init__(
         self, conn: sqlite3.Connection, agent: str, agent_id: int, on_conflict: str, records: Sequence[dict[str, Any]]
     ) -> None:
-        self.conn, self.agent, self.agent_id, self.on_conflict = conn, agent, agent_id, on_conflict
-        self.records = records
-        self.counts = import_counts()
-        self.thread_ids: dict[str, int] = {}
-        self.skipped: set[str] = set()
-        self.fact_ids: dict[int, int] = {}
-        self.skipped_refs: set[int] = set()
-        self.first_change: dict[int, Mapping[str, Any]] = first_fact_changes(records)
-        self.superseded: list[tuple[int, int]] = []
+        super().__init__(agent, agent_id, on_conflict, records)
+        self.conn = conn
 
-    def run(self) -> dict[str, int]:
-        handlers: dict[str, Callable[[dict[str, Any]], None]] = {
-            "thread": self.thread,
-            "message": self.message,
-            "summary": self.summary,
-            "deleted_fact": self.deleted_fact,
-            "fact": self.fact,
-            "fact_change": self.fact_change,
-        }
-        for rec in self.records:
-            kind = rec["type"]
-            handler = handlers.get(kind) if isinstance(kind, str) else None
-            if handler is None:
-                raise InvalidInput(f"unknown record type {kind!r}")
-            handler(rec)
-        for fact_id, ref in self.superseded:
-            self.conn.execute("UPDATE facts SET superseded_by = ? WHERE id = ?", (self.fact_ids.get(ref), fact_id))
-        return self.counts
+    def find_thread(self, key: str) -> int | None:
+        return self._id("SELECT id FROM threads WHERE agent_id = ? AND key = ?", (self.agent_id, key))
 
-    def thread(self, rec: dict[str, Any]) -> None:
-        key = rec["thread"]
-        exists = self.conn.execute(
-            "SELECT id FROM threads WHERE agent_id = ? AND key = ?", (self.agent_id, key)
-        ).fetchone()
-        if exists is not None:
-            if self.on_conflict == "skip":
-                self.skipped.add(key)
-                return
-            if self.on_conflict == "replace":
-                self.conn.execute("DELETE FROM threads WHERE id = ?", (exists[0],))
-            else:
-                raise Conflict(f"thread {key!r} already exists in agent {self.agent!r}")
+    def delete_thread(self, thread_id: int) -> None:
+        self.conn.execute("DELETE FROM threads WHERE id = ?", (thread_id,))
+
+    def insert_thread(self, rec: Mapping[str, Any]) -> int:
         cur = self.conn.execute(
             "INSERT INTO threads (agent_id, key, status, system_prompt, metadata, created_at, "
             "updated_at, ended_at) VALUES (?,?,?,?,?,?,?,?)",
             thread_import_row(rec, self.agent_id, COLUMNS),
         )
-        self.thread_ids[key] = int(cur.lastrowid or 0)
-        self.counts["threads"] += 1
+        return int(cur.lastrowid or 0)
 
-    def message(self, rec: dict[str, Any]) -> None:
-        if rec["thread"] in self.skipped:
-            return
-        thread_id = self.thread_ids.get(rec["thread"])
-        if thread_id is None:
-            raise InvalidInput(f"message of thread {rec['thread']!r} comes before its thread")
+    def insert_message(self, rec: Mapping[str, Any], thread_id: int) -> None:
         agent_id = self.agent_id
         cur = self.conn.execute(
             "INSERT INTO messages (agent_id, thread_id, seq, role, user_id, name, content, "
             "tool_calls, tool_call_id, token_count, metadata, created_at, summarized) "
             "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (
-                agent_id,
-                thread_id,
-                rec["seq"],
-                rec["role"],
-                rec["user"],
-                rec["name"],
-                rec["content"],
-                dump_json(rec["tool_calls"]) if rec["tool_calls"] is not None else None,
-                rec["tool_call_id"],
-                rec["token_count"],
-                dump_json(rec["metadata"]),
-                rec["created_at"],
-                int(bool(rec.get("summarized"))),
-            ),
+            message_import_row(rec, agent_id, thread_id, COLUMNS),
         )
         self.conn.execute(
             "INSERT INTO messages_fts (rowid, content, speaker, scope) VALUES (?, ?, ?, ?)",
@@ -185,98 +129,62 @@ class _Importer:
             "UPDATE threads SET next_seq = max(next_seq, ? + 1), message_count = message_count + 1 WHERE id = ?",
             (rec["seq"], thread_id),
         )
-        self.counts["messages"] += 1
 
-    def summary(self, rec: dict[str, Any]) -> None:
-        thread_id = None
-        if rec["thread"] is not None:
-            if rec["thread"] in self.skipped:
-                return
-            thread_id = self.thread_ids.get(rec["thread"])
-        else:
-            same = self.conn.execute(
-                "SELECT id FROM summaries WHERE agent_id = ? AND thread_id IS NULL AND kind = ? "
-                "AND owner IS ? AND content = ? AND created_at = ?",
-                (self.agent_id, rec["kind"], rec["owner"], rec["content"], rec["created_at"]),
-            ).fetchone()
-            if same is not None:
-                if self.on_conflict == "error":
-                    raise Conflict(f"summary {rec['content'][:40]!r} already exists")
-                if self.on_conflict == "skip":
-                    return
-                self.conn.execute("DELETE FROM summaries WHERE id = ?", (same[0],))
+    def find_summary(self, rec: Mapping[str, Any]) -> int | None:
+        return self._id(
+            "SELECT id FROM summaries WHERE agent_id = ? AND thread_id IS NULL AND kind = ? "
+            "AND owner IS ? AND content = ? AND created_at = ?",
+            (self.agent_id, rec["kind"], rec["owner"], rec["content"], rec["created_at"]),
+        )
+
+    def delete_summary(self, summary_id: int) -> None:
+        self.conn.execute("DELETE FROM summaries WHERE id = ?", (summary_id,))
+
+    def insert_summary(self, rec: Mapping[str, Any], thread_id: int | None) -> None:
         self.conn.execute(
             "INSERT INTO summaries (agent_id, thread_id, kind, owner, from_seq, to_seq, content, "
             "method, metadata, created_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
             summary_import_row(rec, self.agent_id, thread_id, COLUMNS),
         )
-        self.counts["summaries"] += 1
 
-    def deleted_fact(self, rec: dict[str, Any]) -> None:
-        ref = rec["ref"]
-        first = self.first_change.get(ref)
-        same = None
-        if first is not None:
-            same = self.conn.execute(
-                "SELECT fact_id FROM fact_history WHERE agent_id = ? AND action = ? AND at = ? "
-                "AND new_content IS ? AND old_content IS ?",
-                (self.agent_id, first["action"], first["at"], first["new_content"], first["old_content"]),
-            ).fetchone()
-        if same is not None and self.on_conflict == "skip":
-            self.fact_ids[ref] = int(same[0])
-            self.skipped_refs.add(ref)
-            return
-        if same is not None and self.on_conflict == "replace":
-            self.conn.execute("DELETE FROM fact_history WHERE agent_id = ? AND fact_id = ?", (self.agent_id, same[0]))
-        # Keep a deleted fact's history under an id no fact will ever get.
+    def find_deleted_fact(self, first: Mapping[str, Any]) -> int | None:
+        return self._id(
+            "SELECT fact_id FROM fact_history WHERE agent_id = ? AND action = ? AND at = ? "
+            "AND new_content IS ? AND old_content IS ?",
+            (self.agent_id, first["action"], first["at"], first["new_content"], first["old_content"]),
+        )
+
+    def delete_history(self, fact_id: int) -> None:
+        self.conn.execute("DELETE FROM fact_history WHERE agent_id = ? AND fact_id = ?", (self.agent_id, fact_id))
+
+    def reserve_fact_id(self) -> int:
         if self.conn.execute("SELECT 1 FROM sqlite_sequence WHERE name = 'facts'").fetchone() is None:
             self.conn.execute("INSERT INTO sqlite_sequence (name, seq) VALUES ('facts', 0)")
         self.conn.execute("UPDATE sqlite_sequence SET seq = seq + 1 WHERE name = 'facts'")
-        self.fact_ids[ref] = int(
-            self.conn.execute("SELECT seq FROM sqlite_sequence WHERE name = 'facts'").fetchone()[0]
+        return int(self.conn.execute("SELECT seq FROM sqlite_sequence WHERE name = 'facts'").fetchone()[0])
+
+    def find_created_fact(self, rec: Mapping[str, Any], first: Mapping[str, Any]) -> int | None:
+        return self._id(
+            "SELECT h.fact_id FROM fact_history h JOIN facts f ON f.id = h.fact_id "
+            "WHERE h.agent_id = ? AND h.action = 'create' AND h.at = ? "
+            "AND h.new_content IS ? AND f.owner IS ?",
+            (self.agent_id, first["at"], first["new_content"], rec["owner"]),
         )
 
-    def fact(self, rec: dict[str, Any]) -> None:
-        same = self._same_fact(rec)
-        if same is not None:
-            if self.on_conflict == "error":
-                raise Conflict(f"fact {rec['content'][:40]!r} already exists in agent {self.agent!r}")
-            if self.on_conflict == "skip":
-                self.fact_ids[rec["ref"]] = same
-                self.skipped_refs.add(rec["ref"])
-                return
-            self.conn.execute("DELETE FROM facts WHERE id = ?", (same,))
-            self.conn.execute("DELETE FROM fact_history WHERE agent_id = ? AND fact_id = ?", (self.agent_id, same))
-        self.fact_ids[rec["ref"]] = self._insert_fact(rec)
-        if rec["superseded_by"] is not None:
-            self.superseded.append((self.fact_ids[rec["ref"]], rec["superseded_by"]))
-        self.counts["facts"] += 1
+    def find_fact(self, rec: Mapping[str, Any]) -> int | None:
+        return self._id(
+            "SELECT id FROM facts WHERE agent_id = ? AND owner IS ? AND content = ? AND created_at = ?",
+            (self.agent_id, rec["owner"], rec["content"], rec["created_at"]),
+        )
 
-    def _same_fact(self, rec: dict[str, Any]) -> int | None:
-        """The id of the fact already stored that ``rec`` is, even if edited since: found by its 'create'
-        history entry, else by owner, content and creation time."""
-        first = self.first_change.get(rec["ref"])
-        if first is not None and first["action"] == "create":
-            same = self.conn.execute(
-                "SELECT h.fact_id FROM fact_history h JOIN facts f ON f.id = h.fact_id "
-                "WHERE h.agent_id = ? AND h.action = 'create' AND h.at = ? "
-                "AND h.new_content IS ? AND f.owner IS ?",
-                (self.agent_id, first["at"], first["new_content"], rec["owner"]),
-            ).fetchone()
-        else:
-            same = self.conn.execute(
-                "SELECT id FROM facts WHERE agent_id = ? AND owner IS ? AND content = ? AND created_at = ?",
-                (self.agent_id, rec["owner"], rec["content"], rec["created_at"]),
-            ).fetchone()
-        return None if same is None else int(same[0])
+    def delete_fact(self, fact_id: int) -> None:
+        self.conn.execute("DELETE FROM facts WHERE id = ?", (fact_id,))
+        self.delete_history(fact_id)
 
-    def _insert_fact(self, rec: dict[str, Any]) -> int:
+    def insert_fact(self, rec: Mapping[str, Any]) -> int:
         source_thread_id = None
         if rec["source_thread"] is not None:
-            row = self.conn.execute(
-                "SELECT id FROM threads WHERE agent_id = ? AND key = ?", (self.agent_id, rec["source_thread"])
-            ).fetchone()
-            source_thread_id = row[0] if row else None
+            source_thread_id = self.find_thread(rec["source_thread"])
         cur = self.conn.execute(
             "INSERT INTO facts (agent_id, owner, subject, category, content, importance, visibility, "
             "source_thread_id, source_thread, source_from_seq, source_to_seq, metadata, status, "
@@ -286,15 +194,11 @@ class _Importer:
         )
         return int(cur.lastrowid or 0)
 
-    def fact_change(self, rec: dict[str, Any]) -> None:
-        if rec["fact"] in self.skipped_refs:
-            return
-        if rec["fact"] not in self.fact_ids:
-            raise InvalidInput(f"fact_change refers to unknown fact ref {rec['fact']}")
+    def insert_change(self, rec: Mapping[str, Any], fact_id: int) -> None:
         insert_history(
             self.conn,
             self.agent_id,
-            self.fact_ids[rec["fact"]],
+            fact_id,
             rec["action"],
             rec["actor"],
             rec["old_content"],
@@ -302,7 +206,16 @@ class _Importer:
             rec["changes"],
             rec["at"],
         )
-        self.counts["fact_changes"] += 1
+
+    def set_superseded(self, fact_id: int, by: int | None) -> None:
+        self.conn.execute("UPDATE facts SET superseded_by = ? WHERE id = ?", (by, fact_id))
+
+    def finish(self) -> None:
+        """Nothing is buffered: every record was written as it came."""
+
+    def _id(self, query: str, params: tuple[Any, ...]) -> int | None:
+        row = self.conn.execute(query, params).fetchone()
+        return None if row is None else int(row[0])
 
 
 class SQLiteExchange(SQLiteHost):

@@ -17,7 +17,7 @@ from ..types import Fact, FactChange
 from ..validation import NewFact, NewJob
 from ._common import check_fact_fields, dump_json, fact_change_from_row, fact_diff, fmt_time
 from .base import FactFilter
-from .sqlite_common import FACT_COLS, ROWS, SQLiteHost, fact_row, fact_where
+from .sqlite_common import FACT_COLS, ROWS, SQLiteHost, column_value, fact_row, fact_where
 from .sqlite_jobs import insert_jobs
 
 __all__ = ["SQLiteFacts", "insert_history"]
@@ -40,15 +40,6 @@ def insert_history(
         "VALUES (?,?,?,?,?,?,?,?)",
         (agent_id, fact_id, action, actor, old, new, dump_json(changes), stamp),
     )
-
-
-def _column_value(key: str, value: Any) -> Any:
-    """A changed field's value as its column stores it."""
-    if key == "metadata":
-        return dump_json(value)
-    if isinstance(value, datetime):
-        return fmt_time(value)
-    return value
 
 
 def _fact_to_change(conn: sqlite3.Connection, agent: str, agent_id: int, fact_id: int) -> Fact:
@@ -162,7 +153,7 @@ class SQLiteFacts(SQLiteHost):
             before = _fact_to_change(conn, agent, agent_id, fact_id)
             diff = fact_diff(before, changes)
             if diff:
-                stored = {key: _column_value(key, changes[key]) for key in diff}
+                stored = {key: column_value(key, changes[key]) for key in diff}
                 sets = ", ".join(f"{key} = ?" for key in stored)
                 conn.execute(
                     f"UPDATE facts SET {sets}, updated_at = ? WHERE id = ?",  # noqa: S608

@@ -16,7 +16,7 @@ import numpy as np
 from ..errors import NotFound
 from ..types import Summary
 from ..validation import NewSummary
-from ._common import dump_json, fmt_time
+from ._common import dump_json, fmt_time, marked_range
 from .sqlite_common import SUMMARY_COLS, SQLiteHost, summary_row
 
 __all__ = ["SQLiteSummaries"]
@@ -105,10 +105,11 @@ class SQLiteSummaries(SQLiteHost):
                     self._put_vectors(conn, agent_id, "summary", [summary_id], [thread_id], [stamp], vector[None, :])
             else:
                 summary_id = int(existing[0])
-            if mark_summarized and thread_id is not None and summary.from_seq is not None:
+            marked = marked_range(thread_id, summary.from_seq, summary.to_seq) if mark_summarized else None
+            if marked is not None:
                 conn.execute(
                     "UPDATE messages SET summarized = 1 WHERE thread_id = ? AND seq BETWEEN ? AND ?",
-                    (thread_id, summary.from_seq, summary.to_seq if summary.to_seq is not None else summary.from_seq),
+                    (thread_id, *marked),
                 )
         self._remember_agent(agent, agent_id)
         return self.get_summaries(agent, [summary_id])[0], created

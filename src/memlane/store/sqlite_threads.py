@@ -8,17 +8,17 @@ transaction, with its words tagged by agent (:func:`~memlane.store.sqlite_schema
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
-from datetime import UTC, datetime
+from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 import numpy as np
 
-from ..errors import InvalidInput, NotFound, StorageError
+from ..errors import NotFound, StorageError
 from ..types import Message, Thread
 from ..validation import NewJob, NewMessage
 from ._common import dump_json, fmt_time, thread_from_row
-from .sqlite_common import MESSAGE_COLS, ROWS, THREAD_COLS, SQLiteHost, message_row
+from .sqlite_common import MESSAGE_COLS, ROWS, THREAD_COLS, SQLiteHost, column_value, message_row
 from .sqlite_jobs import insert_jobs
 from .sqlite_schema import agent_terms
 
@@ -136,26 +136,23 @@ class SQLiteThreads(SQLiteHost):
         return int(row[0]), int(row[1])
 
     # -- messages -----------------------------------------------------------------------------------
-    def add_messages(
+    def _append_messages(
         self,
         agent: str,
         thread: str,
         items: Sequence[NewMessage],
         token_counts: Sequence[int],
+        times: Sequence[datetime],
         now: datetime,
-        vectors: np.ndarray | None = None,
-        jobs: Sequence[NewJob] = (),
-    ) -> list[Message]:
-        if not items:
-            return []
-        if vectors is not None and len(vectors) != len(items):
-            raise InvalidInput(f"{len(vectors)} vectors for {len(items)} messages")
-        now_stamp = fmt_time(now)  # most messages carry no time of their own: format "now" once
-        stamps = [now_stamp if item.created_at is None else fmt_time(item.created_at) for item in items]
+        vectors: np.ndarray | None,
+        jobs: Sequence[NewJob],
+    ) -> tuple[int, list[int]]:
+        texts = {t: fmt_time(t) for t in dict.fromkeys(times)}  # most messages carry no time of their own
+        stamps = [texts[t] for t in times]
         try:
             with self._write() as conn:
                 agent_id = self._ensure_agent(conn, agent, now)
-                thread_id, next_seq = self._ensure_thread(conn, agent_id, thread, items[0].created_at or now)
+                thread_id, next_seq = self._ensure_thread(conn, agent_id, thread, times[0])
                 ids = _insert_messages(conn, agent_id, thread_id, next_seq, items, token_counts, stamps)
                 _index_messages(conn, agent_id, thread_id, ids, items)
                 if vectors is not None:
@@ -165,24 +162,7 @@ class SQLiteThreads(SQLiteHost):
         except sqlite3.DatabaseError as exc:
             raise StorageError(f"could not store messages: {exc}") from exc
         self._remember_agent(agent, agent_id)
-        return [
-            Message(
-                id=ids[i],
-                agent=agent,
-                thread=thread,
-                seq=next_seq + i,
-                role=item.role,  # type: ignore[arg-type]
-                content=item.content,
-                user=item.user,
-                name=item.name,
-                tool_calls=item.tool_calls,
-                tool_call_id=item.tool_call_id,
-                token_count=token_counts[i],
-                metadata=item.metadata,
-                created_at=(item.created_at or now).astimezone(UTC),
-            )
-            for i, item in enumerate(items)
-        ]
+        return next_seq, ids
 
     def messages(
         self,
@@ -286,33 +266,14 @@ class SQLiteThreads(SQLiteHost):
         with self._read() as conn:
             return [self._thread(conn, row) for row in conn.execute(sql, params).fetchall()]
 
-    def upsert_thread(
-        self,
-        agent: str,
-        thread: str,
-        now: datetime,
-        *,
-        system_prompt: str | None = None,
-        metadata: dict[str, Any] | None = None,
-        status: str | None = None,
-        jobs: Sequence[NewJob] = (),
+    def _upsert_thread(
+        self, agent: str, thread: str, now: datetime, changes: Mapping[str, Any], jobs: Sequence[NewJob]
     ) -> Thread:
         with self._write() as conn:
             agent_id = self._ensure_agent(conn, agent, now)
             thread_id, _ = self._ensure_thread(conn, agent_id, thread, now)
-            sets: list[str] = ["updated_at = max(updated_at, ?)"]
-            params: list[Any] = [fmt_time(now)]
-            if system_prompt is not None:
-                sets.append("system_prompt = ?")
-                params.append(system_prompt)
-            if metadata is not None:
-                sets.append("metadata = ?")
-                params.append(dump_json(metadata))
-            if status is not None:
-                sets.append("status = ?")
-                params.append(status)
-                sets.append("ended_at = ?")
-                params.append(fmt_time(now) if status == "ended" else None)
+            sets = ["updated_at = max(updated_at, ?)", *(f"{key} = ?" for key in changes)]
+            params = [fmt_time(now), *(column_value(key, value) for key, value in changes.items())]
             conn.execute(f"UPDATE threads SET {', '.join(sets)} WHERE id = ?", (*params, thread_id))  # noqa: S608
             if jobs:
                 insert_jobs(conn, agent_id, jobs, now)

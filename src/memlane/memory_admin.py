@@ -1,0 +1,153 @@
+"""Maintenance: the part of :class:`~memlane.Memory` that checks and rebuilds embeddings, reports the
+store's status, and exports and imports an agent's memory as JSON Lines."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+from .errors import InvalidInput, ModelMismatch
+from .exchange import EXPORT_FORMAT, EXPORT_VERSION, check_record
+from .memory_core import KINDS, TOKEN_FIELDS, MemoryBase, item_text
+from .store import Scope, StoreStatus
+
+__all__ = ["AdminMixin"]
+
+
+class AdminMixin(MemoryBase):
+    """Embedding model checks and :meth:`reindex`, :meth:`status`, :meth:`export` and :meth:`import_`."""
+
+    # -- embeddings ---------------------------------------------------------------------------------
+    def _model_mismatch(self) -> str | None:
+        """Why the store's vectors do not fit the configured embedder, or None when they do (or none is)."""
+        if self.embedder is None:
+            return None
+        stored = self.store.get_meta("embedding_model")
+        if stored is not None and stored != self.embedder.model:
+            return (
+                f"{self.store.location} holds vectors of the embedding model {stored!r}, but the configured "
+                f"model is {self.embedder.model!r}; configure {stored!r} again, or run `memlane reindex` "
+                "to re-embed everything with the new model"
+            )
+        dim = self.store.get_meta("embedding_dim")
+        if dim is not None and int(dim) != self.embedder.dim:
+            return (
+                f"{self.store.location} holds {dim}-dimensional vectors, the model {self.embedder.model!r} "
+                f"makes {self.embedder.dim}; run `memlane reindex`"
+            )
+        return None
+
+    def _check_model(self) -> None:
+        problem = self._model_mismatch()
+        if problem is not None:
+            raise ModelMismatch(problem)
+
+    def _vector_retriever(self, agent: str, query: str, scope: Scope, limit: int) -> list[Any]:
+        assert self.embedder is not None
+        return self.store.vector_search(agent, self.embedder.embed_query(query), scope, limit)
+
+    def reindex(self, *, batch_size: int = 256, progress: Callable[[int, int], None] | None = None) -> int:
+        """Embed every message, fact and summary (of every agent) that has no vector, first dropping all
+        vectors if they were made by another model. Returns how many items were embedded.
+
+        ``progress(done, total)`` is called after each batch.
+        """
+        if self.embedder is None:
+            raise InvalidInput("no embedder is configured (embedder = none)")
+        if self._model_mismatch() is not None:
+            self.store.drop_vectors()
+        self.store.set_meta("embedding_model", self.embedder.model)
+        counts = self.store.status().counts
+        total = counts.get("messages", 0) + counts.get("facts", 0) + counts.get("summaries", 0)
+        done = 0
+        for kind in KINDS:
+            while True:
+                items = self.store.items_without_vectors(kind, batch_size)
+                if not items:
+                    break
+                by_agent: dict[str, list[Any]] = {}
+                for item in items:
+                    by_agent.setdefault(item.agent, []).append(item)
+                for agent, group in by_agent.items():
+                    vectors = self.embedder.embed([item_text(item) for item in group], "document")
+                    self.store.set_vectors(agent, kind, [item.id for item in group], vectors)
+                done += len(items)
+                if progress is not None:
+                    progress(min(done, total), total)
+        return done
+
+    # -- status -------------------------------------------------------------------------------------
+    def status(self) -> StoreStatus:
+        """Backend, location, schema version and this agent's row counts."""
+        return self.store.status(self.agent)
+
+    # -- export / import ----------------------------------------------------------------------------
+    def export_records(self, threads: Sequence[str] | None = None) -> Iterator[dict[str, Any]]:
+        """This agent's threads, messages, summaries, facts and fact history as JSON-ready dicts."""
+        yield {"type": "header", "format": EXPORT_FORMAT, "version": EXPORT_VERSION, "agent": self.agent}
+        yield from self.store.export_records(self.agent, threads)
+
+    def export(self, target: str | Path | IO[str], *, threads: Sequence[str] | None = None) -> int:
+        """Write the agent's memory as JSON Lines to a path or text stream; returns records written."""
+        count = 0
+        with _open_text(target, "w") as out:
+            for record in self.export_records(threads):
+                out.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+                count += 1
+        return count
+
+    def import_(self, source: str | Path | IO[str], *, on_conflict: str = "error") -> dict[str, int]:
+        """Load a JSON Lines export into this agent in one transaction; returns counts per record type.
+
+        ``on_conflict`` decides what happens to a thread that already exists: "error", "skip" or "replace".
+
+        Raises:
+            InvalidInput: the file is not a memlane export or a record is malformed (nothing is written).
+            Conflict: a thread exists and ``on_conflict="error"``.
+        """
+        if on_conflict not in ("error", "skip", "replace"):
+            raise InvalidInput("on_conflict must be 'error', 'skip' or 'replace'")
+        records: list[dict[str, Any]] = []
+        with _open_text(source, "r") as src:
+            for number, line in enumerate(src, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise InvalidInput(f"line {number} is not JSON: {exc}") from exc
+                if not isinstance(record, dict) or "type" not in record:
+                    raise InvalidInput(f"line {number} is not a memlane record")
+                records.append(record)
+        if not records or records[0].get("format") != EXPORT_FORMAT:
+            raise InvalidInput("not a memlane export (the first line must be its header)")
+        if records[0].get("version") != EXPORT_VERSION:
+            raise InvalidInput(f"unsupported export version {records[0].get('version')!r}")
+        body = [check_record(record, n, self.settings.max_content_chars) for n, record in enumerate(records[1:], 2)]
+        for record in body:
+            if record["type"] == "message":
+                record["token_count"] = self.tokenizer.count_message({k: record[k] for k in TOKEN_FIELDS})
+        return self.store.import_records(self.agent, body, on_conflict=on_conflict)
+
+
+class _open_text:
+    """Open a path, or pass a text stream through (without closing it)."""
+
+    def __init__(self, target: str | Path | IO[str], mode: str) -> None:
+        self.target, self.mode = target, mode
+        self.file: IO[str] | None = None
+
+    def __enter__(self) -> IO[str]:
+        if isinstance(self.target, str | Path):
+            try:
+                self.file = open(self.target, self.mode, encoding="utf-8")
+            except OSError as exc:
+                raise InvalidInput(f"cannot open {self.target}: {exc}") from exc
+            return self.file
+        return self.target
+
+    def __exit__(self, *exc: object) -> None:
+        if self.file is not None:
+            self.file.close()

@@ -1,0 +1,198 @@
+"""Remembered facts: the part of :class:`~memlane.Memory` that stores, lists, changes and forgets them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .errors import Forbidden, NotFound
+from .memory_core import MemoryBase, check_positive, fact_text
+from .store import FactFilter
+from .types import Fact, FactChange
+from .validation import (
+    NewFact,
+    check_category,
+    check_content,
+    check_importance,
+    check_key,
+    check_metadata,
+    check_optional_key,
+    check_visibility,
+)
+
+__all__ = ["FactsMixin"]
+
+
+class FactsMixin(MemoryBase):
+    """Facts owned by a user (private or shared) or by the agent itself, each with its change history."""
+
+    def remember(
+        self,
+        content: str,
+        *,
+        user: str | None = None,
+        category: str = "fact",
+        importance: int = 3,
+        visibility: str = "private",
+        subject: str | None = None,
+        metadata: Mapping[str, Any] | str | None = None,
+        thread: str | None = None,
+    ) -> Fact:
+        """Store a fact owned by ``user`` (None: the agent's own memory, visible to all its users).
+
+        Raises:
+            InvalidInput: a field is invalid.
+        """
+        fact = NewFact(
+            content=check_content(content, "content", self.settings.max_content_chars).strip(),
+            category=check_category(category),
+            importance=check_importance(importance),
+            owner=check_optional_key(user, "user"),
+            subject=check_optional_key(subject, "subject"),
+            visibility=check_visibility(visibility),
+            metadata=check_metadata(metadata),
+            source_thread=check_optional_key(thread, "thread"),
+        )
+        vector = self._embed_one(fact_text(fact.content, fact.subject))
+        jobs = self.pipeline.after_fact_change(fact.owner)
+        return self.store.add_fact(self.agent, fact, actor=fact.owner, now=self._now(), vector=vector, jobs=jobs)
+
+    def _no_fact(self, fact_id: int) -> NotFound:
+        return NotFound(f"no fact {fact_id} in agent {self.agent!r}")
+
+    def fact(self, fact_id: int) -> Fact:
+        """One fact by id.
+
+        Raises:
+            NotFound: no such fact in this agent.
+        """
+        found = self.store.get_facts(self.agent, [_check_id(fact_id)])
+        if not found:
+            raise self._no_fact(fact_id)
+        return found[0]
+
+    def facts(
+        self,
+        user: str | None = None,
+        *,
+        subject: str | None = None,
+        category: str | None = None,
+        visibility: str | None = None,
+        thread: str | None = None,
+        all_users: bool = False,
+        include_superseded: bool = False,
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> list[Fact]:
+        """Facts ``user`` may see: their own, shared ones and the agent's own (``user=None``: the last two).
+
+        ``all_users=True`` lists every user's facts (an admin view). Most important first.
+        """
+        flt = FactFilter(
+            user=check_optional_key(user, "user"),
+            all_users=all_users,
+            subject=subject,
+            category=None if category is None else check_category(category),
+            visibility=None if visibility is None else check_visibility(visibility),
+            thread=thread,
+            include_superseded=include_superseded,
+        )
+        return self.store.list_facts(self.agent, flt, limit=limit, offset=offset)
+
+    def _owned(self, fact_id: int, user: str | None) -> Fact:
+        fact = self.fact(fact_id)
+        if user is not None and fact.owner != user:
+            raise Forbidden(f"fact {fact_id} belongs to {fact.owner or 'the agent'!r}, not to {user!r}")
+        return fact
+
+    def update_fact(
+        self,
+        fact_id: int,
+        *,
+        content: str | None = None,
+        category: str | None = None,
+        importance: int | None = None,
+        visibility: str | None = None,
+        subject: str | None = None,
+        metadata: Mapping[str, Any] | str | None = None,
+        user: str | None = None,
+    ) -> Fact:
+        """Change a fact; the change is recorded in its history. ``user`` acts as the owner (checked).
+
+        Raises:
+            NotFound: no such fact. Forbidden: ``user`` does not own it. InvalidInput: a bad value.
+        """
+        changes: dict[str, Any] = {}
+        if content is not None:
+            changes["content"] = check_content(content, "content", self.settings.max_content_chars).strip()
+        if category is not None:
+            changes["category"] = check_category(category)
+        if importance is not None:
+            changes["importance"] = check_importance(importance)
+        if visibility is not None:
+            changes["visibility"] = check_visibility(visibility)
+        if subject is not None:
+            changes["subject"] = check_key(subject, "subject")
+        if metadata is not None:
+            changes["metadata"] = check_metadata(metadata)
+        before = self._owned(_check_id(fact_id), check_optional_key(user, "user"))
+        vector = None
+        if "content" in changes or "subject" in changes:
+            vector = self._embed_one(
+                fact_text(changes.get("content", before.content), changes.get("subject", before.subject))
+            )
+        jobs = self.pipeline.after_fact_change(before.owner)
+        return self.store.update_fact(
+            self.agent, fact_id, changes, actor=user, now=self._now(), action="update", vector=vector, jobs=jobs
+        )
+
+    def forget(self, fact_id: int, *, user: str | None = None, purge: bool = False) -> Fact:
+        """Delete a fact and return what it was. Its history keeps a 'delete' entry unless ``purge``.
+
+        Raises:
+            NotFound: no such fact. Forbidden: ``user`` does not own it.
+        """
+        fact = self._owned(_check_id(fact_id), check_optional_key(user, "user"))
+        jobs = self.pipeline.after_fact_change(fact.owner)
+        self.store.delete_facts(self.agent, [fact.id], actor=user, now=self._now(), purge_history=purge, jobs=jobs)
+        return fact
+
+    def forget_all(
+        self,
+        user: str | None = None,
+        *,
+        subject: str | None = None,
+        category: str | None = None,
+        thread: str | None = None,
+        purge: bool = False,
+    ) -> int:
+        """Delete the facts ``user`` owns (``user=None``: the agent's own facts); returns how many.
+
+        Never touches another agent, nor facts another user owns, shared or not.
+        """
+        flt = FactFilter(
+            user=check_optional_key(user, "user"),
+            owned_only=True,
+            subject=subject,
+            category=None if category is None else check_category(category),
+            thread=thread,
+            include_superseded=True,
+        )
+        ids = [f.id for f in self.store.list_facts(self.agent, flt, limit=None)]
+        jobs = self.pipeline.after_fact_change(flt.user)
+        return self.store.delete_facts(self.agent, ids, actor=user, now=self._now(), purge_history=purge, jobs=jobs)
+
+    def fact_history(self, fact_id: int) -> list[FactChange]:
+        """Every change made to a fact, oldest first (kept after the fact is forgotten).
+
+        Raises:
+            NotFound: the fact never existed in this agent.
+        """
+        changes = self.store.fact_history(self.agent, _check_id(fact_id))
+        if not changes:
+            raise self._no_fact(fact_id)
+        return changes
+
+
+def _check_id(value: Any) -> int:
+    return check_positive(value, f"an id must be a positive integer, not {value!r}")

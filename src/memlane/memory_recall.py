@@ -1,0 +1,324 @@
+"""Recall and context: the part of :class:`~memlane.Memory` that finds what is relevant and assembles
+the token-budgeted context for the next model call."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any, Literal, overload
+
+from .context import Context, assemble
+from .errors import InvalidInput
+from .memory_core import KINDS, MemoryBase, aware, check_positive
+from .retrieval import Found, SearchConfig, get_preset
+from .store import FactFilter, Scope
+from .types import Fact, Hit, HitGroup, Message, Summary, Thread
+from .validation import check_content, check_key, check_metadata_filter, check_optional_key
+
+__all__ = ["RecallMixin"]
+
+_CONTEXT_SUMMARIES = 3  # rolling summaries context() shows at most
+_CONTEXT_RECALL = 8  # items context() recalls for a query at most
+
+
+class RecallMixin(MemoryBase):
+    """Search the memory (:meth:`recall`) and build what the model sees next (:meth:`context`)."""
+
+    @overload
+    def recall(
+        self,
+        query: str,
+        *,
+        user: str | None = None,
+        thread: str | None = None,
+        limit: int = 5,
+        kinds: Sequence[str] | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        include_superseded: bool = False,
+        metadata: Mapping[str, Any] | None = None,
+        preset: str | SearchConfig | None = None,
+        now: datetime | None = None,
+        group_by: None = None,
+    ) -> list[Hit]: ...
+
+    @overload
+    def recall(
+        self,
+        query: str,
+        *,
+        user: str | None = None,
+        thread: str | None = None,
+        limit: int = 5,
+        kinds: Sequence[str] | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        include_superseded: bool = False,
+        metadata: Mapping[str, Any] | None = None,
+        preset: str | SearchConfig | None = None,
+        now: datetime | None = None,
+        group_by: Literal["thread"],
+    ) -> list[HitGroup]: ...
+
+    def recall(
+        self,
+        query: str,
+        *,
+        user: str | None = None,
+        thread: str | None = None,
+        limit: int = 5,
+        kinds: Sequence[str] | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        include_superseded: bool = False,
+        metadata: Mapping[str, Any] | None = None,
+        preset: str | SearchConfig | None = None,
+        now: datetime | None = None,
+        group_by: Literal["thread"] | None = None,
+    ) -> list[Hit] | list[HitGroup]:
+        """The ``limit`` memories most relevant to ``query``: messages, facts and summaries the scope allows,
+        best first, each with its provenance (thread, message ids, created_at, metadata).
+
+        Search follows ``preset`` (a name from :data:`memlane.retrieval.PRESETS` or a
+        :class:`~memlane.retrieval.SearchConfig`; default: the ``search_preset`` setting). The default
+        fuses keyword (BM25) and semantic search, favours items by or about a person the query names,
+        and shows each message with its neighbouring turns (see :class:`~memlane.types.Hit`).
+
+        A time the query names ("last week", "yesterday", "in May", "two days ago", "in 2023") is read
+        relative to ``now`` (default: the memory's clock) and favours items of that time. ``since`` /
+        ``until`` are hard limits on when items were created.
+
+        ``user`` limits facts to the user's own, shared and agent-level ones and messages to the user's
+        threads (unless ``thread`` is given). ``kinds`` picks among "message", "fact", "summary".
+        ``metadata`` keeps only items whose metadata holds each ``key: value`` given (top-level keys,
+        string/number/boolean/None values; e.g. ``{"channel": "#general"}``), inside the search.
+        A message is found as soon as :meth:`add_message` has returned.
+
+        ``group_by="thread"`` returns the same hits as :class:`~memlane.types.HitGroup` objects, one per
+        thread (facts without a thread form a group with ``thread=None``), best group first, each
+        group's hits in the order they happened.
+
+        Raises:
+            InvalidInput: empty query, bad limit, kind, metadata filter or group_by. ConfigError: unknown preset.
+        """
+        text = check_content(query, "query", self.settings.max_content_chars)
+        check_positive(limit, "limit must be a positive integer")
+        if group_by not in (None, "thread"):
+            raise InvalidInput(f"group_by must be 'thread' or None, not {group_by!r}")
+        wanted = tuple(kinds) if kinds is not None else KINDS
+        bad = [k for k in wanted if k not in KINDS]
+        if bad:
+            raise InvalidInput(f"unknown kinds {bad}; use {', '.join(KINDS)}")
+        scope = Scope(
+            user=check_optional_key(user, "user"),
+            thread=check_optional_key(thread, "thread"),
+            kinds=wanted,
+            since=since,
+            until=until,
+            include_superseded=include_superseded,
+            metadata=check_metadata_filter(metadata),
+        )
+        config = preset if isinstance(preset, SearchConfig) else get_preset(preset or self.settings.search_preset)
+        at = self._now() if now is None else aware(now)
+        found = self.searcher.search(self.agent, text, scope, limit, config, now=at)
+        hits = self._hydrate(found)
+        fact_ids = [h.id for h in hits if h.kind == "fact"]
+        if fact_ids:
+            self.store.touch_facts(self.agent, fact_ids, self._now())
+        return _group_by_thread(hits) if group_by == "thread" else hits
+
+    def _hydrate(self, found: Sequence[Found]) -> list[Hit]:
+        hits: list[Hit] = []
+        for f in found:
+            if isinstance(f.item, Message):
+                hits.append(_message_hit(f.item, f.score, f.window))
+            elif isinstance(f.item, Fact):
+                hits.append(_fact_hit(f.item, f.score))
+            else:
+                hits.append(_summary_hit(f.item, f.score))
+        return hits
+
+    def context(
+        self,
+        thread: str,
+        *,
+        query: str | None = None,
+        user: str | None = None,
+        budget: int | None = None,
+        system_prompt: str | None = None,
+    ) -> Context:
+        """Assemble what to send to the model next, never more than ``budget`` tokens (default
+        ``max_history_tokens``): system prompt (given, else the thread's), the latest rolling summaries
+        of what the recent window does not show, facts ``user`` may see (the most relevant to ``query``
+        first), messages and rolling summaries recalled for ``query`` from outside the recent window (from
+        the threads ``user`` took part in; without ``user``, those of the thread's only user, else from
+        this thread alone), the pipeline's sections, and as many recent messages as fit.
+
+        Raises:
+            InvalidInput: bad budget, or the system prompt alone exceeds it.
+        """
+        key = check_key(thread, "thread")
+        budget = check_positive(
+            self.settings.max_history_tokens if budget is None else budget, "budget must be a positive integer"
+        )
+        viewer = check_optional_key(user, "user")
+        info = self.store.get_thread(self.agent, key)
+        prompt = system_prompt if system_prompt is not None else (info.system_prompt if info else "") or ""
+        recent = self.store.messages(self.agent, key, limit=self.settings.max_messages_in_context)
+        # A few more than shown: those the recent window repeats word for word are left out below.
+        summaries = self.store.summaries(self.agent, thread=key, kind="rolling", limit=2 * _CONTEXT_SUMMARIES)
+        facts = self._context_facts(viewer, query)
+        hits = self._context_recall(query, key, viewer, info, summaries)
+        sections = self.pipeline.context_sections(key, viewer, query)
+
+        def build(exclude: set[int], window_from: int | None) -> Context:
+            # A summary whose whole range is in the recent window says again what the window shows.
+            shown = [s for s in summaries if window_from is None or s.from_seq is None or s.from_seq < window_from]
+            return assemble(
+                tokenizer=self.tokenizer,
+                budget=budget,
+                system_prompt=prompt,
+                summaries=list(reversed(shown[:_CONTEXT_SUMMARIES])),
+                facts=facts,
+                recalled=[h for h in hits if h.message_id not in exclude],
+                recent=recent,
+                extra_sections=sections,
+                counts=self._token_counts,
+            )
+
+        # Recalled messages already in the window are not repeated; but a recent message the budget
+        # left out may come back as a recalled item, and what the budget keeps of the window decides
+        # which summaries repeat it: fit once, then again against what was kept.
+        first = recent[0].seq if recent else None
+        ctx = build({m.id for m in recent}, first)
+        kept = ctx.messages[0].seq if ctx.messages else None
+        skipped = first is not None and any(
+            s.from_seq is not None and s.from_seq >= first and (kept is None or s.from_seq < kept) for s in summaries
+        )  # a summary left out as repeating the window, whose messages the budget then left out too
+        if (hits and ctx.dropped_messages) or skipped:
+            ctx = build({m.id for m in ctx.messages}, kept)
+        if ctx.facts:
+            self.store.touch_facts(self.agent, [f.id for f in ctx.facts], self._now())
+        return ctx
+
+    def _context_recall(
+        self, query: str | None, key: str, viewer: str | None, info: Thread | None, summaries: Sequence[Summary]
+    ) -> list[Hit]:
+        """Messages and rolling summaries ``context()`` recalls for ``query`` (none without a query)."""
+        if not query or not query.strip():
+            return []
+        # Without a viewer, the thread's only user stands in; with none or several, only this thread
+        # is searched (any other may be some other user's private conversation). Memories and
+        # profiles have sections of their own: only messages and rolling summaries are recalled.
+        owner = viewer or (info.users[0] if info is not None and len(info.users) == 1 else None)
+        found = self.recall(
+            query,
+            user=owner,
+            thread=None if owner else key,
+            limit=_CONTEXT_RECALL + 2,
+            kinds=("message", "summary"),
+        )
+        return [h for h in found if _recallable(h, summaries)][:_CONTEXT_RECALL]
+
+    def _context_facts(self, viewer: str | None, query: str | None) -> list[Fact]:
+        listed = self.store.list_facts(self.agent, FactFilter(user=viewer), limit=50)
+        if not query or not query.strip():
+            return listed
+        relevant = self.searcher.search(
+            self.agent,
+            query,
+            Scope(user=viewer, kinds=("fact",)),
+            20,
+            get_preset(self.settings.search_preset),
+            now=self._now(),
+        )
+        ranked = [f.item for f in relevant if isinstance(f.item, Fact)]
+        first = {f.id for f in ranked}
+        return ranked + [f for f in listed if f.id not in first]
+
+    def summaries(
+        self, thread: str | None = None, *, kind: str | None = None, limit: int | None = None
+    ) -> list[Summary]:
+        """Stored summaries, newest first."""
+        return self.store.summaries(self.agent, thread=check_optional_key(thread, "thread"), kind=kind, limit=limit)
+
+
+def _recallable(hit: Hit, summaries: Sequence[Summary]) -> bool:
+    """Whether ``context()`` shows a recalled hit: messages, and rolling summaries it does not show as
+    such already (memories and profiles have sections of their own)."""
+    if hit.kind != "summary":
+        return True
+    return hit.metadata.get("summary_kind") == "rolling" and all(s.id != hit.id for s in summaries)
+
+
+def _message_hit(m: Message, score: float, window: Sequence[Message] = ()) -> Hit:
+    """A message hit; with a window of several turns, one ``speaker: content`` line per turn."""
+    shown = tuple(window) or (m,)
+    text = m.content if len(shown) == 1 else "\n".join(f"{_speaker(w)}: {w.content}" for w in shown)
+    return Hit(
+        kind="message",
+        id=m.id,
+        text=text,
+        score=score,
+        thread=m.thread,
+        message_id=m.id,
+        created_at=m.created_at,
+        metadata=m.metadata,
+        user=(m.name or m.user) if len(shown) == 1 else None,
+        seq=m.seq,
+        message_ids=tuple(w.id for w in shown),
+    )
+
+
+def _speaker(m: Message) -> str:
+    return m.name or m.user or m.role
+
+
+def _group_by_thread(hits: Sequence[Hit]) -> list[HitGroup]:
+    """Hits gathered per thread, groups in order of their best hit, hits in the order they happened."""
+    groups: dict[str | None, list[Hit]] = {}
+    for hit in hits:
+        groups.setdefault(hit.thread, []).append(hit)
+    return [
+        HitGroup(
+            thread=thread,
+            score=max(h.score for h in members),
+            hits=tuple(sorted(members, key=lambda h: (h.created_at, h.seq or 0, h.id))),
+        )
+        for thread, members in groups.items()
+    ]
+
+
+def _fact_hit(f: Fact, score: float) -> Hit:
+    return Hit(
+        kind="fact",
+        id=f.id,
+        text=f.content,
+        score=score,
+        thread=f.source_thread,
+        message_id=None,
+        created_at=f.created_at,
+        metadata={
+            **f.metadata,
+            "category": f.category,
+            "importance": f.importance,
+            "visibility": f.visibility,
+            "from_seq": f.source_from_seq,
+            "to_seq": f.source_to_seq,
+        },
+        user=f.owner,
+    )
+
+
+def _summary_hit(s: Summary, score: float) -> Hit:
+    return Hit(
+        kind="summary",
+        id=s.id,
+        text=s.content,
+        score=score,
+        thread=s.thread,
+        message_id=None,
+        created_at=s.created_at,
+        metadata={**s.metadata, "from_seq": s.from_seq, "to_seq": s.to_seq, "summary_kind": s.kind},
+        user=s.owner,
+    )

@@ -1,0 +1,156 @@
+"""Conversation threads and their messages: the part of :class:`~memlane.Memory` that writes and reads them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import datetime, timedelta
+from typing import Any
+
+from .errors import InvalidInput, NotFound
+from .memory_core import TOKEN_FIELDS, MemoryBase, item_text
+from .types import Message, Thread
+from .validation import (
+    NewMessage,
+    check_content,
+    check_key,
+    check_metadata,
+    check_optional_key,
+    new_message,
+    new_message_from_item,
+)
+
+__all__ = ["ThreadsMixin"]
+
+
+class ThreadsMixin(MemoryBase):
+    """Append messages, read history, and manage threads (set up, clear, end, delete, prune)."""
+
+    def _count(self, item: NewMessage) -> int:
+        return self.tokenizer.count_message({field: getattr(item, field) for field in TOKEN_FIELDS})
+
+    def _no_thread(self, thread: str) -> NotFound:
+        return NotFound(f"no thread {thread!r} in agent {self.agent!r}")
+
+    def add_message(
+        self,
+        thread: str,
+        role: str,
+        content: str | None,
+        *,
+        user: str | None = None,
+        name: str | None = None,
+        tool_calls: list[dict[str, Any]] | str | None = None,
+        tool_call_id: str | None = None,
+        created_at: datetime | str | None = None,
+        metadata: Mapping[str, Any] | str | None = None,
+    ) -> Message:
+        """Append one message to ``thread`` (created on first use) and return it as stored.
+
+        ``content`` may be empty only for an assistant message that carries ``tool_calls``.
+        ``created_at`` (datetime or ISO text; naive means UTC) lets you import history.
+
+        Raises:
+            InvalidInput: a field is invalid (nothing is stored). StorageError: the write failed.
+        """
+        item = new_message(
+            role,
+            content,
+            user=user,
+            name=name,
+            tool_calls=tool_calls,
+            tool_call_id=tool_call_id,
+            created_at=created_at,
+            metadata=metadata,
+            max_chars=self.settings.max_content_chars,
+        )
+        key = check_key(thread, "thread")
+        vectors = self._embed([item_text(item)])
+        jobs = self.pipeline.after_messages(key, [item])
+        return self.store.add_messages(self.agent, key, [item], [self._count(item)], self._now(), vectors, jobs)[0]
+
+    def add_messages(self, thread: str, items: Iterable[Mapping[str, Any]]) -> list[Message]:
+        """Append several messages in one transaction: all are stored, or none.
+
+        Each item is a dict with :meth:`add_message`'s keys (``role`` and ``content`` required).
+
+        Raises:
+            InvalidInput: an item is invalid (its index is in the message; nothing is stored).
+        """
+        key = check_key(thread, "thread")
+        checked = [new_message_from_item(item, i, self.settings.max_content_chars) for i, item in enumerate(items)]
+        vectors = self._embed([item_text(m) for m in checked])
+        counts = [self._count(m) for m in checked]
+        jobs = self.pipeline.after_messages(key, checked) if checked else []
+        return self.store.add_messages(self.agent, key, checked, counts, self._now(), vectors, jobs)
+
+    def history(self, thread: str, limit: int | None = None) -> list[Message]:
+        """The thread's messages in order; with ``limit``, the last ``limit``. Empty for an unknown thread."""
+        if limit is not None and limit < 0:
+            raise InvalidInput("limit must not be negative")
+        return self.store.messages(self.agent, check_key(thread, "thread"), limit=limit)
+
+    def thread(self, thread: str) -> Thread:
+        """The thread's record.
+
+        Raises:
+            NotFound: no such thread in this agent.
+        """
+        found = self.store.get_thread(self.agent, check_key(thread, "thread"))
+        if found is None:
+            raise self._no_thread(thread)
+        return found
+
+    def threads(
+        self, user: str | None = None, *, status: str | None = None, limit: int | None = None, offset: int = 0
+    ) -> list[Thread]:
+        """Threads, most recently active first; with ``user``, only those the user wrote in."""
+        if status not in (None, "open", "ended"):
+            raise InvalidInput(f"status must be 'open' or 'ended', not {status!r}")
+        return self.store.list_threads(
+            self.agent, user=check_optional_key(user, "user"), status=status, limit=limit, offset=offset
+        )
+
+    def set_thread(
+        self, thread: str, *, system_prompt: str | None = None, metadata: Mapping[str, Any] | str | None = None
+    ) -> Thread:
+        """Create the thread if needed and set its system prompt and/or metadata."""
+        prompt = None
+        if system_prompt is not None:
+            prompt = check_content(system_prompt, "system_prompt", self.settings.max_content_chars, allow_empty=True)
+        meta = None if metadata is None else check_metadata(metadata)
+        return self.store.upsert_thread(
+            self.agent, check_key(thread, "thread"), self._now(), system_prompt=prompt, metadata=meta
+        )
+
+    def reset(self, thread: str) -> int:
+        """Clear the conversation (messages and its summaries) but keep facts; returns messages cleared.
+
+        Raises:
+            NotFound: no such thread.
+        """
+        return self.store.clear_thread(self.agent, check_key(thread, "thread"))
+
+    def delete_thread(self, thread: str) -> None:
+        """Delete the thread, its messages and summaries (facts learned from it stay).
+
+        Raises:
+            NotFound: no such thread.
+        """
+        if not self.store.delete_thread(self.agent, check_key(thread, "thread")):
+            raise self._no_thread(thread)
+
+    def prune(self, older_than_days: float) -> int:
+        """Delete threads with no activity for ``older_than_days`` days; returns how many."""
+        if isinstance(older_than_days, bool) or not isinstance(older_than_days, int | float) or older_than_days < 0:
+            raise InvalidInput("older_than_days must be a non-negative number")
+        return self.store.prune_threads(self.agent, self._now() - timedelta(days=older_than_days))
+
+    def end(self, thread: str) -> Thread:
+        """Mark the conversation ended.
+
+        Raises:
+            NotFound: no such thread.
+        """
+        key = check_key(thread, "thread")
+        self.thread(key)  # NotFound for an unknown thread
+        return self.store.upsert_thread(self.agent, key, self._now(), status="ended", jobs=self.pipeline.after_end(key))

@@ -1,0 +1,279 @@
+"""Threads and their messages in the PostgreSQL backend (a mixin of :class:`~memlane.store.postgres.PostgresStore`).
+
+Appending upserts the thread row with ``INSERT … ON CONFLICT DO UPDATE SET next_seq = next_seq + n``: that
+statement creates the row or row-locks the existing one and allocates the range of sequence numbers in one
+step (see :mod:`memlane.store.postgres`); the messages and their participants are written by one more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+from psycopg import sql
+
+from ..errors import NotFound
+from ..types import Message, Thread
+from ..validation import NewJob, NewMessage
+from ._common import dump_json
+from .postgres_common import (
+    MESSAGE_SELECT,
+    THREAD_SELECT,
+    Conn,
+    PostgresHost,
+    Where,
+    as_json,
+    message_row,
+    one_row,
+    sql_limit,
+    thread_row,
+)
+from .postgres_jobs import insert_jobs
+
+__all__ = ["PostgresThreads"]
+
+
+class PostgresThreads(PostgresHost):
+    """Thread and message methods of the store contract."""
+
+    def _thread_id(self, conn: Conn, agent_id: int | None, thread: str, *, lock: bool = False) -> int | None:
+        if agent_id is None:
+            return None
+        query = "SELECT id FROM threads WHERE agent_id = %s AND key = %s"
+        row = conn.execute(query + (" FOR NO KEY UPDATE" if lock else ""), (agent_id, thread)).fetchone()
+        return None if row is None else int(row[0])
+
+    def _append_messages(
+        self,
+        agent: str,
+        thread: str,
+        items: Sequence[NewMessage],
+        token_counts: Sequence[int],
+        times: Sequence[datetime],
+        now: datetime,
+        vectors: np.ndarray | None,
+        jobs: Sequence[NewJob],
+    ) -> tuple[int, list[int]]:
+        stamps = list(times)
+        n = len(items)
+
+        def write(conn: Conn) -> tuple[int, int, list[int]]:
+            agent_id = self._ensure_agent(conn, agent, now)
+            # Create the thread or lock it, and allocate n sequence numbers, in one statement.
+            row = one_row(
+                conn,
+                "INSERT INTO threads AS t (agent_id, key, next_seq, message_count, created_at, updated_at) "
+                "VALUES (%(agent)s, %(key)s, 1 + %(n)s, %(n)s, %(first)s, %(last)s) "
+                "ON CONFLICT (agent_id, key) DO UPDATE SET next_seq = t.next_seq + %(n)s, "
+                "message_count = t.message_count + %(n)s, updated_at = greatest(t.updated_at, %(last)s), "
+                "created_at = least(t.created_at, %(first)s) RETURNING t.id, t.next_seq - %(n)s",
+                {"agent": agent_id, "key": thread, "n": n, "first": min(stamps), "last": max(stamps)},
+            )
+            thread_id, first_seq = int(row[0]), int(row[1])
+            # Participants are recorded by the same statement (one round trip fewer).
+            rows = conn.execute(
+                "WITH new AS (INSERT INTO messages (agent_id, thread_id, seq, role, user_id, name, content, "
+                "tool_calls, tool_call_id, token_count, metadata, created_at) "
+                "SELECT %(agent)s, %(thread)s, %(first)s + x.n - 1, x.role, x.user_id, x.name, x.content, "
+                "x.tool_calls::json, x.tool_call_id, x.token_count, x.metadata::json, x.created_at "
+                "FROM unnest(%(role)s::text[], %(user)s::text[], %(name)s::text[], %(content)s::text[], "
+                "%(calls)s::text[], %(call_id)s::text[], %(tokens)s::integer[], %(meta)s::text[], "
+                "%(at)s::timestamptz[]) WITH ORDINALITY "
+                "AS x(role, user_id, name, content, tool_calls, tool_call_id, token_count, metadata, created_at, n) "
+                "RETURNING seq, id, user_id), "
+                "users AS (INSERT INTO thread_users (thread_id, user_id, agent_id) "
+                "SELECT DISTINCT %(thread)s::bigint, user_id, %(agent)s::bigint FROM new WHERE user_id IS NOT NULL "
+                "ON CONFLICT DO NOTHING) "
+                "SELECT seq, id FROM new",
+                {
+                    "agent": agent_id,
+                    "thread": thread_id,
+                    "first": first_seq,
+                    "role": [item.role for item in items],
+                    "user": [item.user for item in items],
+                    "name": [item.name for item in items],
+                    "content": [item.content for item in items],
+                    "calls": [None if item.tool_calls is None else dump_json(item.tool_calls) for item in items],
+                    "call_id": [item.tool_call_id for item in items],
+                    "tokens": list(token_counts),
+                    "meta": [dump_json(item.metadata) for item in items],
+                    "at": stamps,
+                },
+            ).fetchall()
+            by_seq = {int(seq): int(mid) for seq, mid in rows}
+            ids = [by_seq[first_seq + i] for i in range(n)]
+            if vectors is not None:
+                self._put_vectors(conn, agent_id, "message", ids, vectors)
+            insert_jobs(conn, agent_id, jobs, now)
+            return agent_id, first_seq, ids
+
+        agent_id, first_seq, ids = self._run("could not store messages", write)
+        self._remember_agent(agent, agent_id)
+        return first_seq, ids
+
+    def get_thread(self, agent: str, thread: str) -> Thread | None:
+        def read(conn: Conn) -> Thread | None:
+            agent_id = self._agent_id(conn, agent)
+            if agent_id is None:
+                return None
+            row = conn.execute(THREAD_SELECT + " WHERE t.agent_id = %s AND t.key = %s", (agent_id, thread)).fetchone()
+            return None if row is None else thread_row(row)
+
+        return self._run("read thread", read, write=False)
+
+    def list_threads(
+        self, agent: str, *, user: str | None, status: str | None, limit: int | None, offset: int
+    ) -> list[Thread]:
+        def read(conn: Conn) -> list[Thread]:
+            agent_id = self._agent_id(conn, agent)
+            if agent_id is None:
+                return []
+            where = Where()
+            where.add("t.agent_id = %s", agent_id)
+            if user is not None:
+                mine = "SELECT thread_id FROM thread_users WHERE agent_id = %s AND user_id = %s"
+                where.add("t.id IN (" + mine + ")", agent_id, user)
+            if status is not None:
+                where.add("t.status = %s", status)
+            query = sql.SQL("{} WHERE {} ORDER BY t.updated_at DESC, t.id DESC LIMIT %s OFFSET %s").format(
+                sql.SQL(THREAD_SELECT),
+                where.sql(),
+            )
+            rows = conn.execute(query, [*where.params, sql_limit(limit), max(0, offset)]).fetchall()
+            return [thread_row(row) for row in rows]
+
+        return self._run("list threads", read, write=False)
+
+    def _upsert_thread(
+        self, agent: str, thread: str, now: datetime, changes: Mapping[str, Any], jobs: Sequence[NewJob]
+    ) -> Thread:
+        sets: list[sql.Composable] = [sql.SQL("updated_at = greatest(t.updated_at, excluded.updated_at)")]
+        sets += [sql.SQL("{0} = excluded.{0}").format(sql.Identifier(key)) for key in changes]
+        query = sql.SQL(
+            "INSERT INTO threads AS t (agent_id, key, created_at, updated_at, system_prompt, metadata, status, "
+            "ended_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (agent_id, key) DO UPDATE SET {} "
+            "RETURNING t.id"
+        ).format(sql.SQL(", ").join(sets))
+
+        def write(conn: Conn) -> tuple[int, Thread]:
+            agent_id = self._ensure_agent(conn, agent, now)
+            params = (
+                agent_id,
+                thread,
+                now,
+                now,
+                changes.get("system_prompt"),
+                as_json(changes.get("metadata") or {}),
+                changes.get("status") or "open",
+                changes.get("ended_at"),
+            )
+            thread_id = int(one_row(conn, query, params)[0])
+            insert_jobs(conn, agent_id, jobs, now)
+            return agent_id, thread_row(one_row(conn, THREAD_SELECT + " WHERE t.id = %s", (thread_id,)))
+
+        agent_id, result = self._run("could not update the thread", write)
+        self._remember_agent(agent, agent_id)
+        return result
+
+    def messages(
+        self,
+        agent: str,
+        thread: str,
+        *,
+        limit: int | None = None,
+        before_seq: int | None = None,
+        after_seq: int | None = None,
+        unsummarized_only: bool = False,
+    ) -> list[Message]:
+        def read(conn: Conn) -> list[Message]:
+            agent_id = self._agent_id(conn, agent)
+            if agent_id is None:
+                return []
+            where = Where()
+            where.add("t.agent_id = %s AND t.key = %s", agent_id, thread)
+            if before_seq is not None:
+                where.add("m.seq < %s", before_seq)
+            if after_seq is not None:
+                where.add("m.seq > %s", after_seq)
+            if unsummarized_only:
+                where.add("NOT m.summarized")
+            if limit is None:
+                query = sql.SQL("{} WHERE {} ORDER BY m.seq").format(sql.SQL(MESSAGE_SELECT), where.sql())
+                return [message_row(r) for r in conn.execute(query, where.params)]
+            query = sql.SQL("{} WHERE {} ORDER BY m.seq DESC LIMIT %s").format(sql.SQL(MESSAGE_SELECT), where.sql())
+            rows = conn.execute(query, [*where.params, sql_limit(limit)]).fetchall()
+            return [message_row(r) for r in reversed(rows)]
+
+        return self._run("read messages", read, write=False)
+
+    def get_messages(self, agent: str, ids: Sequence[int]) -> list[Message]:
+        return self._read_ids("read messages", agent, ids, MESSAGE_SELECT, "m", message_row)
+
+    def message_windows(self, agent: str, ids: Sequence[int], *, before: int, after: int) -> list[Message]:
+        if not ids:
+            return []
+        query = sql.SQL(
+            "{} WHERE m.id IN (SELECT w.id FROM messages x JOIN messages w ON w.thread_id = x.thread_id "
+            "AND w.seq BETWEEN x.seq - %s AND x.seq + %s WHERE x.agent_id = %s AND x.id = ANY(%s)) "
+            'ORDER BY t.key COLLATE "C", m.seq'
+        ).format(sql.SQL(MESSAGE_SELECT))
+
+        def read(conn: Conn) -> list[Message]:
+            agent_id = self._agent_id(conn, agent)
+            if agent_id is None:
+                return []
+            rows = conn.execute(query, (max(before, 0), max(after, 0), agent_id, list(ids)))
+            return [message_row(r) for r in rows]
+
+        return self._run("read message windows", read, write=False)
+
+    def clear_thread(self, agent: str, thread: str) -> int:
+        def write(conn: Conn) -> int:
+            thread_id = self._thread_id(conn, self._agent_id(conn, agent), thread, lock=True)
+            if thread_id is None:
+                raise NotFound(f"no thread {thread!r} in agent {agent!r}")
+            count = conn.execute("DELETE FROM messages WHERE thread_id = %s", (thread_id,)).rowcount
+            conn.execute("DELETE FROM summaries WHERE thread_id = %s AND kind <> 'memory'", (thread_id,))
+            conn.execute("UPDATE threads SET message_count = 0 WHERE id = %s", (thread_id,))
+            return int(count)
+
+        return self._run("could not clear the thread", write)
+
+    def delete_thread(self, agent: str, thread: str) -> bool:
+        def write(conn: Conn) -> bool:
+            agent_id = self._agent_id(conn, agent)
+            if agent_id is None:
+                return False
+            thread_id = self._thread_id(conn, agent_id, thread, lock=True)
+            if thread_id is None:
+                return False
+            _detach_memories(conn, [thread_id])
+            conn.execute("DELETE FROM threads WHERE id = %s", (thread_id,))
+            return True
+
+        return self._run("could not delete the thread", write)
+
+    def prune_threads(self, agent: str, updated_before: datetime) -> int:
+        def write(conn: Conn) -> int:
+            agent_id = self._agent_id(conn, agent)
+            if agent_id is None:
+                return 0
+            rows = conn.execute(
+                "SELECT id FROM threads WHERE agent_id = %s AND updated_at < %s FOR NO KEY UPDATE",
+                (agent_id, updated_before),
+            ).fetchall()
+            ids = [int(r[0]) for r in rows]
+            _detach_memories(conn, ids)
+            return int(conn.execute("DELETE FROM threads WHERE id = ANY(%s)", (ids,)).rowcount) if ids else 0
+
+        return self._run("could not prune threads", write)
+
+
+def _detach_memories(conn: Conn, thread_ids: Sequence[int]) -> None:
+    """Keep the agent's memories (summaries of kind 'memory' last until purged) when their thread goes."""
+    if thread_ids:
+        conn.execute(
+            "UPDATE summaries SET thread_id = NULL WHERE kind = 'memory' AND thread_id = ANY(%s)", (list(thread_ids),)
+        )
