@@ -456,6 +456,38 @@ def test_keyword_search_scopes_agree_with_sqlite(store: PostgresStore, tmp_path:
         lite.close()
 
 
+def test_a_large_store_searches_messages_without_its_most_common_words(store: PostgresStore, pg_url: str) -> None:
+    """Over COMMON_ROWS messages hold "weather": once ANALYZE has counted it, a message search leaves it out
+    (it would fetch and rank all of them), keeps the rarer words, and keeps it when nothing else is left;
+    facts are still searched with every word. Before the statistics, every word counts."""
+    from memlane.store.postgres_search import COMMON_ROWS
+
+    chatter = [msg(f"lovely weather today, number {i}", "u") for i in range(COMMON_ROWS + 500)]
+    for start in range(0, len(chatter), 2000):
+        batch = chatter[start : start + 2000]
+        store.add_messages("a", f"t{start}", batch, [5] * len(batch), NOW)
+    store.add_messages("a", "news", [msg("a zebra escaped in fine weather", "u"), msg("zebra crossing", "u")], [5, 5], NOW)
+    store.add_fact("a", NewFact("the weather app is broken", "fact", 3, None, None, "shared", {}), actor=None, now=NOW)
+
+    def found(query: str, limit: int = 20_000) -> tuple[set[str], set[str]]:
+        hits = store.keyword_search("a", query, Scope(), limit)
+        messages = {m.content for m in store.get_messages("a", [h.id for h in hits if h.kind == "message"])}
+        facts = {f.content for f in store.get_facts("a", [h.id for h in hits if h.kind == "fact"])}
+        return messages, facts
+
+    messages, _ = found("zebra weather")
+    assert len(messages) == COMMON_ROWS + 502  # no statistics yet: "weather" counts
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("ANALYZE messages")
+    store._terms.forget()  # the statistics are read again every few minutes; now, in this test
+    messages, facts = found("zebra weather")
+    assert messages == {"a zebra escaped in fine weather", "zebra crossing"}
+    assert facts == {"the weather app is broken"}  # facts: every word
+    assert len(found("weather", 50)[0]) == 50  # only common words: they are searched all the same
+    # and it no longer ranks either: the shorter message about a zebra comes first, as for "zebra" alone
+    assert found("weather zebra", 1)[0] == found("zebra", 1)[0] == {"zebra crossing"}
+
+
 def _populate(mem: Memory) -> None:
     mem.set_thread("support", system_prompt="Be kind.", metadata={"zeta": 1, "alpha": {"b": 2, "a": [1.5, "x"]}})
     mem.add_message("support", "user", "My order is late", user="alice", name="Alice", metadata={"z": 1, "a": 2})

@@ -48,7 +48,7 @@ from .postgres_exchange import PostgresExchange
 from .postgres_facts import PostgresFacts
 from .postgres_jobs import PostgresJobs
 from .postgres_schema import MIGRATIONS
-from .postgres_search import PostgresSearch
+from .postgres_search import CommonTerms, PostgresSearch
 from .postgres_summaries import PostgresSummaries
 from .postgres_threads import PostgresThreads
 from .postgres_usage import PostgresUsage
@@ -132,6 +132,7 @@ class PostgresStore(
         self._retries = retries
         self._agent_ids: dict[str, int] = {}
         self._dim: int | None = None  # the vectors' dimension once known (reset by drop_vectors)
+        self._terms = CommonTerms()  # the common words a message search leaves out
         self._last_used: weakref.WeakKeyDictionary[Conn, float] = weakref.WeakKeyDictionary()
         adapters = AdaptersMap(psycopg.adapters)
         adapters.register_dumper(Vector, VectorDumper)

@@ -31,6 +31,9 @@ from ._common import (
 )
 from .base import FactFilter, Scope
 
+if TYPE_CHECKING:
+    from .postgres_search import CommonTerms
+
 __all__ = [
     "FACT_SELECT",
     "MESSAGE_SELECT",
@@ -216,6 +219,7 @@ class PostgresHost:
         hnsw_ef_search: int
         _pool: ConnectionPool[Conn]
         _dim: int | None
+        _terms: CommonTerms
 
         def _run(self, what: str, fn: Callable[[Conn], T], *, write: bool = True) -> T: ...
         def _agent_id(self, conn: Conn, agent: str) -> int | None: ...

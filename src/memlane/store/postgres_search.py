@@ -6,6 +6,8 @@ keyword and the vector retriever, and the same as the SQLite backend's.
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Sequence
 from typing import Any, cast
 
@@ -23,6 +25,90 @@ _FTS_CONFIG = "memlane_english"
 # ts_rank weights in the order {D, C, B, A}: content (A) counts fully, speaker/subject (B) half, as the
 # SQLite backend's bm25 column weights do.
 _RANK_WEIGHTS = [0.0, 0.0, 0.5, 1.0]
+
+
+# A lexeme is too common to search messages by when ANALYZE's statistics put it in at least this share of
+# the messages and at least this many of them (see CommonTerms).
+COMMON_SHARE = 0.01
+COMMON_ROWS = 10_000
+
+
+class CommonTerms:
+    """The words of a query worth searching the messages for: those not among the most common lexemes.
+
+    ``ts_rank`` has no corpus statistics: a word in half the messages weighs as much as a name in ten, so a
+    question's common words ("time", "great", "really") decide the ranking, and every message holding one
+    must be fetched and ranked (an agent-wide search at 1M messages: 130 ms median with them, 17 ms without,
+    in bench/RESULTS.md). BM25 (the SQLite backend) gives such words little weight; here they are left out
+    of the message search when ANALYZE's statistics of the ``search`` column (``pg_stats``, refreshed by
+    autovacuum) say a lexeme is in at least :data:`COMMON_SHARE` of the messages and at least
+    :data:`COMMON_ROWS` of them, so a store below ~10,000 messages or without statistics searches with every
+    word. A word stays if any of its lexemes is not common, and a query made only of common words keeps
+    them all. Facts and summaries are searched with every word. The statistics are read again after
+    :data:`REFRESH_SECONDS`; the lexemes of each word (the server's stemmer) are asked once and kept.
+    """
+
+    REFRESH_SECONDS = 300.0
+    _MAX_WORDS = 50_000  # lexemes kept per word before the cache starts over
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._common: frozenset[str] = frozenset()
+        self._read_at: float | None = None
+        self._lexemes: dict[str, tuple[str, ...]] = {}
+
+    def distinctive(self, conn: Conn, terms: Sequence[str]) -> list[str]:
+        """``terms`` without those made only of common lexemes (all of them if every one is common)."""
+        common = self._common_lexemes(conn)
+        if not common:
+            return list(terms)
+        lexemes = self._lexemes_of(conn, terms)
+        kept = [t for t in terms if not lexemes[t] or not set(lexemes[t]) <= common]
+        return kept or list(terms)
+
+    def forget(self) -> None:
+        """Read the statistics again on the next search (after ANALYZE, in tests and benchmarks)."""
+        with self._lock:
+            self._read_at = None
+
+    def _common_lexemes(self, conn: Conn) -> frozenset[str]:
+        now = time.monotonic()
+        with self._lock:
+            if self._read_at is not None and now - self._read_at < self.REFRESH_SECONDS:
+                return self._common
+        row = conn.execute(
+            "SELECT s.most_common_elems::text::text[], s.most_common_elem_freqs, c.reltuples "
+            "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "JOIN pg_stats s ON s.schemaname = n.nspname AND s.tablename = c.relname AND s.attname = 'search' "
+            "WHERE c.oid = 'messages'::regclass"
+        ).fetchone()
+        common: frozenset[str] = frozenset()
+        if row is not None and row[0] is not None and row[1] is not None and float(row[2]) > 0:
+            least = max(COMMON_SHARE, COMMON_ROWS / float(row[2]))  # the share of the messages that is common
+            # The frequencies end with three figures of their own (min, max, nulls): one per lexeme first.
+            shares = row[1][: len(row[0])]
+            common = frozenset(lexeme for lexeme, share in zip(row[0], shares, strict=True) if share >= least)
+        with self._lock:
+            self._common, self._read_at = common, now
+        return common
+
+    def _lexemes_of(self, conn: Conn, terms: Sequence[str]) -> dict[str, tuple[str, ...]]:
+        with self._lock:
+            found = {t: self._lexemes[t] for t in terms if t in self._lexemes}
+        missing = [t for t in terms if t not in found]
+        if missing:
+            rows = conn.execute(
+                "SELECT t, tsvector_to_array(to_tsvector(%s::regconfig, memlane_fts_text(t))) "
+                "FROM unnest(%s::text[]) t",
+                (_FTS_CONFIG, missing),
+            ).fetchall()
+            fresh = {str(r[0]): tuple(r[1]) for r in rows}
+            found.update(fresh)
+            with self._lock:
+                if len(self._lexemes) + len(fresh) > self._MAX_WORDS:
+                    self._lexemes.clear()
+                self._lexemes.update(fresh)
+        return found
 
 
 def _tsquery_text(terms: Sequence[str]) -> str:
@@ -124,6 +210,7 @@ class PostgresSearch(PostgresHost):
             agent_id = self._agent_id(conn, agent)
             if agent_id is None:
                 return []
+            texts = {"message": _tsquery_text(self._terms.distinctive(conn, terms)), "fact": text, "summary": text}
             thread_id = None
             if scope.thread is not None:
                 thread_id = self._thread_id(conn, agent_id, scope.thread)
@@ -151,7 +238,7 @@ class PostgresSearch(PostgresHost):
                         where=where.sql(),
                     )
                 )
-                params += [_RANK_WEIGHTS, text, *where.params, limit]
+                params += [_RANK_WEIGHTS, texts[kind], *where.params, limit]
             if not branches:
                 return []
             statement = sql.SQL("SELECT kind, id, rank FROM ({}) r ORDER BY kind_order, rank DESC, id").format(
