@@ -466,7 +466,9 @@ def test_a_large_store_searches_messages_without_its_most_common_words(store: Po
     for start in range(0, len(chatter), 2000):
         batch = chatter[start : start + 2000]
         store.add_messages("a", f"t{start}", batch, [5] * len(batch), NOW)
-    store.add_messages("a", "news", [msg("a zebra escaped in fine weather", "u"), msg("zebra crossing", "u")], [5, 5], NOW)
+    store.add_messages(
+        "a", "news", [msg("a zebra escaped in fine weather", "u"), msg("zebra crossing", "u")], [5, 5], NOW
+    )
     store.add_fact("a", NewFact("the weather app is broken", "fact", 3, None, None, "shared", {}), actor=None, now=NOW)
 
     def found(query: str, limit: int = 20_000) -> tuple[set[str], set[str]]:
