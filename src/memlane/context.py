@@ -8,7 +8,7 @@ least valuable pieces are dropped until it fits. Tool calls travel with their re
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -192,44 +192,85 @@ def assemble(
         budget=budget,
         encoding=tokenizer.encoding,
     )
-    base = tokenizer.count_messages(ctx.to_messages()) if system_prompt else 3
+    filler = _SectionFiller(counted, budget, used=_framing_cost(tokenizer, ctx, budget))
+    _fill_sections(ctx, filler, shares, summaries, facts, recalled, extra_sections)
+    # Messages are counted one by one (a request's count is the sum of its messages' counts), on top of
+    # the exact count of everything chosen so far.
+    kept, sizes = _fit_recent(recent, counted, tokenizer.count_messages(ctx.to_messages()), budget)
+    ctx.messages = _flatten(kept)
+    _trim_to_budget(ctx, kept, sizes, tokenizer)
+    ctx.dropped_messages = len(recent) - len(ctx.messages)
+    return ctx
+
+
+def _framing_cost(tokenizer: Tokenizer, ctx: Context, budget: int) -> int:
+    """Tokens the request takes before any memory or message: the system prompt and the chat framing.
+
+    Raises:
+        InvalidInput: that alone exceeds ``budget``.
+    """
+    base = tokenizer.count_messages(ctx.to_messages()) if ctx.system_prompt else 3
     if base > budget:
         raise InvalidInput(
             f"a budget of {budget} tokens cannot hold the request: the system prompt and the chat framing "
             f"alone need {base}"
         )
-    used = base + (0 if system_prompt else 4)  # a system message costs its framing
+    return base + (0 if ctx.system_prompt else 4)  # a system message costs its framing
 
-    def take(items: Sequence[Any], line: Any, share: float, title: str) -> list[Any]:
-        nonlocal used
-        cap = int(budget * share)
-        spent = counted.text(f"\n\n## {title}\n") if items else 0
+
+class _SectionFiller:
+    """Chooses the lines of each section within its share of the budget, keeping a running total."""
+
+    def __init__(self, counted: TokenCounts, budget: int, used: int) -> None:
+        self.counted = counted
+        self.budget = budget
+        self.used = used
+
+    def take(self, items: Sequence[Any], line: Callable[[Any], str], share: float, title: str) -> list[Any]:
+        """The items (in order) whose lines fit both the section's cap and what is left of the budget."""
+        cap = int(self.budget * share)
+        spent = self.counted.text(f"\n\n## {title}\n") if items else 0
         chosen: list[Any] = []
         for item in items:
-            cost = counted.text(f"- {line(item)}\n")
-            if spent + cost > cap or used + spent + cost > budget:
+            cost = self.counted.text(f"- {line(item)}\n")
+            if spent + cost > cap or self.used + spent + cost > self.budget:
                 continue
             chosen.append(item)
             spent += cost
         if chosen:
-            used += spent
+            self.used += spent
         return chosen
 
+
+def _fill_sections(
+    ctx: Context,
+    filler: _SectionFiller,
+    shares: ContextBudget,
+    summaries: Sequence[Summary],
+    facts: Sequence[Fact],
+    recalled: Sequence[Hit],
+    extra_sections: Sequence[Section],
+) -> None:
+    """Fill the pipeline's sections first, then summaries, facts and recalled items, each within its share."""
     for section in extra_sections:
-        lines = take(section.lines, str, section.share, section.title)
+        lines = filler.take(section.lines, str, section.share, section.title)
         if lines:
             ctx.extra_sections.append((section.title, lines))
-    ctx.summaries = take(summaries, _summary_line, shares.summaries, "Summary of earlier conversation")
-    ctx.facts = take(facts, _fact_line, shares.facts, "Remembered facts")
-    ctx.recalled = take(recalled, _hit_line, shares.recalled, "Related from past conversations")
+    ctx.summaries = filler.take(summaries, _summary_line, shares.summaries, "Summary of earlier conversation")
+    ctx.facts = filler.take(facts, _fact_line, shares.facts, "Remembered facts")
+    ctx.recalled = filler.take(recalled, _hit_line, shares.recalled, "Related from past conversations")
 
-    # Messages are counted one by one (a request's count is the sum of its messages' counts), on top of
-    # the exact count of everything chosen so far.
-    used = tokenizer.count_messages(ctx.to_messages())
-    units = group_turns(recent)
+
+def _fit_recent(
+    recent: Sequence[Message], counted: TokenCounts, used: int, budget: int
+) -> tuple[list[list[Message]], dict[int, int]]:
+    """The newest turns that fit on top of ``used`` tokens (newest first), and each counted message's size.
+
+    Each message is counted once; the exact final count reuses these sizes.
+    """
     kept: list[list[Message]] = []
-    sizes: dict[int, int] = {}  # each message is counted once; the exact final count reuses these
-    for unit in reversed(units):
+    sizes: dict[int, int] = {}
+    for unit in reversed(group_turns(recent)):
         for m in unit:
             sizes[m.id] = counted.message(m)
         cost = sum(sizes[m.id] for m in unit)
@@ -237,19 +278,29 @@ def assemble(
             break
         kept.append(unit)
         used += cost
-    ctx.messages = [m for unit in reversed(kept) for m in unit]
+    return kept, sizes
 
-    def exact() -> int:  # == tokenizer.count_messages(ctx.to_messages()), without re-tokenizing messages
-        system = ctx.system_text()
-        head = tokenizer.count_message({"role": "system", "content": system}) if system else 0
-        return REPLY_PRIMING + head + sum(sizes[m.id] for m in ctx.messages)
 
-    # Exact count of the final request; drop the least valuable pieces until it fits.
-    ctx.tokens = exact()
-    while ctx.tokens > budget:
+def _flatten(kept: list[list[Message]]) -> list[Message]:
+    """The kept turns (newest first) as messages in chronological order."""
+    return [m for unit in reversed(kept) for m in unit]
+
+
+def _exact_tokens(ctx: Context, tokenizer: Tokenizer, sizes: dict[int, int]) -> int:
+    """``tokenizer.count_messages(ctx.to_messages())``, without re-tokenizing the messages."""
+    system = ctx.system_text()
+    head = tokenizer.count_message({"role": "system", "content": system}) if system else 0
+    return REPLY_PRIMING + head + sum(sizes[m.id] for m in ctx.messages)
+
+
+def _trim_to_budget(ctx: Context, kept: list[list[Message]], sizes: dict[int, int], tokenizer: Tokenizer) -> None:
+    """Count the final request exactly and drop the least valuable pieces until it fits ``ctx.budget``:
+    the oldest turns first, then recalled items, facts, summaries and the pipeline's sections."""
+    ctx.tokens = _exact_tokens(ctx, tokenizer, sizes)
+    while ctx.tokens > ctx.budget:
         if kept:
             kept.pop()  # the oldest unit
-            ctx.messages = [m for unit in reversed(kept) for m in unit]
+            ctx.messages = _flatten(kept)
         elif ctx.recalled:
             ctx.recalled.pop()
         elif ctx.facts:
@@ -263,6 +314,4 @@ def assemble(
                 ctx.extra_sections.pop()
         else:  # pragma: no cover - base <= budget was checked above
             break
-        ctx.tokens = exact()
-    ctx.dropped_messages = len(recent) - len(ctx.messages)
-    return ctx
+        ctx.tokens = _exact_tokens(ctx, tokenizer, sizes)

@@ -127,6 +127,11 @@ def jobs(
             return
         found = mem.store.list_jobs(None if all_agents else mem.agent, status=status, kind=kind, limit=limit)
         agent = mem.agent
+    _print_jobs(found, agent, all_agents=all_agents, as_json=as_json)
+
+
+def _print_jobs(found: Sequence[Job], agent: str, *, all_agents: bool, as_json: bool) -> None:
+    """The jobs listed, as JSON or as a table with a count per status."""
     if as_json:
         emit_json({"agent": None if all_agents else agent, "jobs": found})
     elif not found:
@@ -223,15 +228,7 @@ def worker(
     state = get_state(ctx)
     if concurrency < 1:
         raise InvalidInput("--concurrency must be at least 1")
-    outcomes: Counter[str] = Counter()
-    lock = threading.Lock()
-
-    def log(outcome: JobOutcome) -> None:
-        stamp = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
-        with lock:
-            outcomes[outcome.status] += 1
-            typer.echo(f"{stamp} {outcome.describe()}", err=True)
-
+    log = _OutcomeLog()
     stop = threading.Event()
     with _open(state, for_work=True) as mem:
         workers = [
@@ -240,18 +237,40 @@ def worker(
         ]
         for w in workers:
             w.stop_event = stop
-        mode = "the ready jobs" if once else "jobs until stopped"
-        with _stop_on_signals(stop):  # before the banner: a supervisor may signal as soon as it sees it
-            typer.echo(
-                f"memlane worker: {plural(concurrency, 'thread')} running {mode} from {mem.store.location}", err=True
-            )
-            if once:
-                _run_threads([partial(w.drain, None) for w in workers], stop)
-            else:
-                _run_threads([partial(w.run_forever, stop) for w in workers], stop)
+        _run_workers(workers, stop, once=once, location=mem.store.location)
         usage = mem.usage.totals(local=True)
+    _print_worker_summary(log.outcomes, usage, as_json=json_output or state.json)
+
+
+class _OutcomeLog:
+    """Counts the outcomes of the jobs run and logs one line per job (called from every worker thread)."""
+
+    def __init__(self) -> None:
+        self.outcomes: Counter[str] = Counter()
+        self._lock = threading.Lock()
+
+    def __call__(self, outcome: JobOutcome) -> None:
+        stamp = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+        with self._lock:
+            self.outcomes[outcome.status] += 1
+            typer.echo(f"{stamp} {outcome.describe()}", err=True)
+
+
+def _run_workers(workers: Sequence[Worker], stop: threading.Event, *, once: bool, location: str) -> None:
+    """Run each worker in a thread of its own: the ready jobs (``once``), else until ``stop`` is set."""
+    mode = "the ready jobs" if once else "jobs until stopped"
+    with _stop_on_signals(stop):  # before the banner: a supervisor may signal as soon as it sees it
+        typer.echo(f"memlane worker: {plural(len(workers), 'thread')} running {mode} from {location}", err=True)
+        if once:
+            _run_threads([partial(w.drain, None) for w in workers], stop)
+        else:
+            _run_threads([partial(w.run_forever, stop) for w in workers], stop)
+
+
+def _print_worker_summary(outcomes: Counter[str], usage: Sequence[UsageTotals], *, as_json: bool) -> None:
+    """What the worker ran, by outcome, and the LLM usage of this process."""
     total = sum(outcomes.values())
-    if json_output or state.json:
+    if as_json:
         emit_json({"jobs": total, "outcomes": dict(outcomes), "usage": usage})
         return
     detail = ", ".join(f"{n} {status}" for status, n in sorted(outcomes.items()))

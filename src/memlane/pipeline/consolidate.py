@@ -1,7 +1,7 @@
 """Consolidation: what a newly extracted fact does to the facts already stored (ADD/UPDATE/DELETE/NOOP).
 
-A candidate is compared with the nearest active facts of the same owner and subject (by vector search
-when an embedder is configured, else by keyword search), then decided in this order:
+A candidate is compared with the nearest active facts of the same owner and subject (:mod:`.nearest`: by
+vector search when an embedder is configured, else by keyword search), then decided in this order:
 
 1. **attribute** — both set the same single-valued attribute (:func:`~.rules.attribute_of`): the same
    value is a NOOP, a different one ("lives in Paris" after "lives in Berlin") an UPDATE. If several
@@ -24,7 +24,6 @@ replacement. Nothing is erased.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from types import EllipsisType
@@ -34,17 +33,28 @@ import numpy as np
 
 from ..errors import InvalidOutput, ProviderError
 from ..memory import _fact_text
-from ..store import FactFilter, Scope
 from ..types import Fact
 from ..validation import NewFact, check_category, check_content, check_importance, check_optional_key
 from .extractive import term_set
+from .nearest import (
+    NEIGHBOURS,
+    Neighbour,
+    lexical_similarity,
+    negated,
+    neighbours,
+    normalized,
+    same_attribute,
+    same_scope,
+    stored_attribute,
+)
 from .prompts import CONSOLIDATE_FACT, ConsolidateInput, ConsolidationDecision, ExistingFact, ask
-from .rules import CandidateFact, attribute_of, holder_of, named_holder, normalize_value, same_holder
+from .rules import CandidateFact, attribute_of
 
 if TYPE_CHECKING:
     from ..memory import Memory
 
 __all__ = [
+    "NEIGHBOURS",
     "NOOP_COSINE",
     "NOOP_JACCARD",
     "RELATED_COSINE",
@@ -71,24 +81,8 @@ RELATED_JACCARD = 0.25
 REFINE_COVERAGE = 0.5
 """A stored fact all of whose words are in the candidate, and that makes up at least this share of it,
 is refined by the candidate (UPDATE)."""
-NEIGHBOURS = 5
-"""How many nearest facts are compared (and shown to the LLM)."""
-_SEARCH = 20  # wider search before narrowing to the owner and subject
-_ATTRIBUTE_SCAN = 500  # owned facts scanned for the same attribute
-
 MakeFact = Callable[[str, int, str], NewFact]
 """Builds the NewFact to store from (content, importance, visibility), provenance already filled in."""
-
-_NEGATIONS = frozenset({"not", "never", "no", "no longer", "doesn't", "don't", "isn't", "didn't", "cannot", "can't"})
-_WORDS = re.compile(r"[\w']+")
-
-
-@dataclass(frozen=True, slots=True)
-class Neighbour:
-    """A stored fact near the candidate and how near (cosine with an embedder, else word overlap)."""
-
-    fact: Fact
-    similarity: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,112 +102,15 @@ class Decision:
     similarity: float | None = None
 
 
-def lexical_similarity(a: str, b: str) -> float:
-    """Jaccard overlap of the content words of two texts (0 when either has none)."""
-    x, y = term_set(a), term_set(b)
-    if not x or not y:
-        return 0.0
-    return len(x & y) / len(x | y)
-
-
-def _negated(text: str) -> bool:
-    lowered = text.lower().replace("’", "'")
-    return any(w in _NEGATIONS for w in _WORDS.findall(lowered)) or "no longer" in lowered
-
-
-def _normalized(text: str) -> str:
-    return normalize_value(text.rstrip(".!"))
-
-
-def _attribute(fact: Fact) -> tuple[str, str] | None:
-    attr, value = fact.metadata.get("attribute"), fact.metadata.get("value")
-    if isinstance(attr, str) and isinstance(value, str):
-        return attr, value
-    return attribute_of(fact.content)
-
-
-def _same_scope(fact: Fact, owner: str | None, subject: str | None) -> bool:
-    return fact.status == "active" and fact.owner == owner and (fact.subject or None) == (subject or None)
-
-
-def neighbours(
-    memory: Memory,
-    content: str,
-    *,
-    owner: str | None,
-    subject: str | None,
-    vector: np.ndarray | None,
-    limit: int = NEIGHBOURS,
-    pool: Sequence[Fact] | None = None,
-) -> list[Neighbour]:
-    """The ``limit`` active facts of ``owner`` about ``subject`` nearest to ``content``, nearest first.
-
-    With ``vector`` (the candidate's embedding) by cosine; else by keyword search, ranked by word overlap.
-    Without a vector, ``pool`` (every active fact of ``owner``, already read) replaces the search.
-    """
-    if vector is None and pool is not None:
-        scored = [Neighbour(f, lexical_similarity(content, f.content)) for f in pool if _same_scope(f, owner, subject)]
-        ranked = sorted((n for n in scored if n.similarity > 0), key=lambda n: n.similarity, reverse=True)
-        return ranked[:limit]
-    scope = Scope(user=owner, kinds=("fact",))
-    if vector is not None:
-        found = memory.store.vector_search(memory.agent, vector, scope, _SEARCH)
-    else:
-        found = memory.store.keyword_search(memory.agent, content, scope, _SEARCH)
-    facts = {f.id: f for f in memory.store.get_facts(memory.agent, [c.id for c in found if c.kind == "fact"])}
-    out: list[Neighbour] = []
-    for cand in found:
-        fact = facts.get(cand.id)
-        if fact is None or not _same_scope(fact, owner, subject):
-            continue
-        lexical = lexical_similarity(content, fact.content)
-        out.append(Neighbour(fact, max(float(cand.score), lexical) if vector is not None else lexical))
-    out.sort(key=lambda n: n.similarity, reverse=True)
-    return out[:limit]
-
-
-def _same_attribute(
-    memory: Memory,
-    owner: str | None,
-    subject: str | None,
-    attribute: str,
-    content: str,
-    pool: Sequence[Fact] | None = None,
-) -> list[Fact]:
-    """Active facts of the owner about the subject that set ``attribute`` of the same person (looked for
-    in ``pool``, every active fact of the owner, when given)."""
-    if pool is not None:
-        owned = [f for f in pool if _same_scope(f, owner, subject)]
-    else:
-        owned = memory.store.list_facts(
-            memory.agent, FactFilter(user=owner, owned_only=True, subject=subject), limit=_ATTRIBUTE_SCAN
-        )
-    holder = holder_of(content)
-    matches = []
-    for fact in owned:
-        parsed = _attribute(fact)
-        if (
-            _same_scope(fact, owner, subject)
-            and parsed is not None
-            and parsed[0] == attribute
-            and same_holder(holder, holder_of(fact.content))
-        ):
-            matches.append(fact)
-    named = {name for name in (named_holder(holder_of(f.content)) for f in matches) if name}
-    if named_holder(holder) is None and len(named) > 1:
-        return []  # "The user lives in Rome" next to Alice's and Bob's homes: whose is it?
-    return matches
-
-
 def _duplicate(content: str, near: Sequence[Neighbour]) -> Decision | None:
     """An exact or near duplicate among the neighbours: a NOOP without asking anyone."""
-    key = _normalized(content)
+    key = normalized(content)
     for n in near:
-        if _normalized(n.fact.content) == key:
+        if normalized(n.fact.content) == key:
             return Decision("NOOP", n.fact, n.fact, "exact", "the same fact is already stored", n.similarity)
     words = term_set(content)
     for n in near:
-        if _negated(content) != _negated(n.fact.content):
+        if negated(content) != negated(n.fact.content):
             continue
         if n.similarity >= NOOP_COSINE or lexical_similarity(content, n.fact.content) >= NOOP_JACCARD:
             return Decision("NOOP", n.fact, n.fact, "similarity", "a near-identical fact is stored", n.similarity)
@@ -231,7 +128,7 @@ def _refined(content: str, near: Sequence[Neighbour]) -> Neighbour | None:
             len(theirs) >= 2
             and theirs < words
             and len(theirs) / len(words) >= REFINE_COVERAGE
-            and _negated(content) == _negated(n.fact.content)
+            and negated(content) == negated(n.fact.content)
         ):
             return n
     return None
@@ -306,21 +203,94 @@ def consolidate(
         ProviderError: computing the default ``vector`` failed (nothing was written).
         StorageError: the database failed.
     """
+    content, subject, category = _checked(memory, candidate, subject)
+    if isinstance(vector, EllipsisType):
+        vector = memory._embed_one(_fact_text(content, subject))
+    near = neighbours(memory, content, owner=owner, subject=subject, vector=vector, pool=pool)
+    attr = (candidate.attribute, candidate.value) if candidate.attribute and candidate.value else attribute_of(content)
+    same_attr = same_attribute(memory, owner, subject, attr[0], content, pool) if attr else []
+    extra = _new_metadata(method, metadata, candidate.rule, attr)
+    make = _fact_maker(category, owner, subject, extra, thread, from_seq, to_seq)
+    if attr is not None and same_attr:
+        return _by_attribute(memory, attr, same_attr, make, content, candidate.importance, vector)
+    checked = _Candidate(content, category, candidate.importance, owner, subject, visibility, vector, make)
+    return _decide(memory, checked, near, replaces=replaces, shown=shown, use_llm=use_llm)
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    """A validated candidate and what the rules after the attribute rule need to settle it."""
+
+    content: str
+    category: str
+    importance: int
+    owner: str | None
+    subject: str | None
+    visibility: str
+    vector: np.ndarray | None
+    make: MakeFact
+
+
+def _decide(
+    memory: Memory,
+    candidate: _Candidate,
+    near: Sequence[Neighbour],
+    *,
+    replaces: int | None,
+    shown: Collection[int],
+    use_llm: bool,
+) -> Decision:
+    """Rules 2 to 5 of the module doc, in order: duplicate, the extraction's replacement, LLM, thresholds."""
+    duplicate = _duplicate(candidate.content, near)
+    if duplicate is not None:
+        return duplicate
+    if replaces is not None and replaces in shown:
+        replaced = _by_replacement(memory, candidate, replaces)
+        if replaced is not None:
+            return replaced
+    related = [n for n in near if _related(n, candidate.vector is not None) and n.fact.id not in shown]
+    if use_llm and memory.llm is not None and related:
+        decided = _by_llm(memory, candidate, related)
+        if decided is not None:
+            return decided
+    return _by_thresholds(memory, candidate, near)
+
+
+def _checked(memory: Memory, candidate: CandidateFact, subject: str | None) -> tuple[str, str | None, str]:
+    """The candidate's content, subject (``subject`` or the candidate's own) and category, validated.
+
+    Raises:
+        InvalidInput: the candidate's content, subject, category or importance is invalid.
+    """
     content = check_content(candidate.content, "content", memory.settings.max_content_chars).strip()
     subject = check_optional_key(subject if subject is not None else candidate.subject, "subject")
     category = check_category(candidate.category)
     check_importance(candidate.importance)
-    if isinstance(vector, EllipsisType):
-        vectors = memory._embed([_fact_text(content, subject)])
-        vector = None if vectors is None else vectors[0]
-    near = neighbours(memory, content, owner=owner, subject=subject, vector=vector, pool=pool)
-    attr = (candidate.attribute, candidate.value) if candidate.attribute and candidate.value else attribute_of(content)
-    same_attr = _same_attribute(memory, owner, subject, attr[0], content, pool) if attr else []
+    return content, subject, category
+
+
+def _new_metadata(
+    method: str, metadata: Mapping[str, Any] | None, rule: str | None, attr: tuple[str, str] | None
+) -> dict[str, Any]:
+    """The metadata of a fact stored from the candidate: how it was extracted, by which rule, what it sets."""
     extra: dict[str, Any] = {"method": method, **dict(metadata or {})}
-    if candidate.rule:
-        extra["rule"] = candidate.rule
+    if rule:
+        extra["rule"] = rule
     if attr:
         extra.update(attribute=attr[0], value=attr[1])
+    return extra
+
+
+def _fact_maker(
+    category: str,
+    owner: str | None,
+    subject: str | None,
+    extra: dict[str, Any],
+    thread: str | None,
+    from_seq: int | None,
+    to_seq: int | None,
+) -> MakeFact:
+    """A :data:`MakeFact` filling in the candidate's category, scope, metadata and provenance."""
 
     def make(text: str, importance: int, shared: str) -> NewFact:
         return NewFact(
@@ -336,33 +306,38 @@ def consolidate(
             source_to_seq=to_seq,
         )
 
-    if attr is not None and same_attr:
-        return _by_attribute(memory, attr, same_attr, make, content, candidate.importance, vector)
-    duplicate = _duplicate(content, near)
-    if duplicate is not None:
-        return duplicate
+    return make
 
-    if replaces is not None and replaces in shown:
-        replaced = memory.store.get_facts(memory.agent, [replaces])
-        if replaced and _same_scope(replaced[0], owner, subject):
-            old = replaced[0]
-            fact = make(content, max(candidate.importance, old.importance), old.visibility)
-            return _supersede(memory, old, fact, vector, "llm", "the extraction said it changes this fact")
 
-    related = [n for n in near if _related(n, vector is not None) and n.fact.id not in shown]
-    if use_llm and memory.llm is not None and related:
-        try:
-            decision = _ask_llm(memory, content, category, owner, subject, related)
-        except ProviderError as error:  # InvalidOutput included
-            logger.warning("consolidate_fact failed (%s: %s); deciding by thresholds", type(error).__name__, error)
-        else:
-            return _apply_llm(memory, decision, related, content, candidate.importance, visibility, make, vector)
+def _by_replacement(memory: Memory, candidate: _Candidate, replaces: int) -> Decision | None:
+    """Supersede the fact the extracting LLM said the candidate changes, if it is still in scope."""
+    replaced = memory.store.get_facts(memory.agent, [replaces])
+    if not (replaced and same_scope(replaced[0], candidate.owner, candidate.subject)):
+        return None
+    old = replaced[0]
+    fact = candidate.make(candidate.content, max(candidate.importance, old.importance), old.visibility)
+    return _supersede(memory, old, fact, candidate.vector, "llm", "the extraction said it changes this fact")
 
-    refined = _refined(content, near)
+
+def _by_llm(memory: Memory, candidate: _Candidate, related: Sequence[Neighbour]) -> Decision | None:
+    """Apply ``consolidate_fact``'s decision about the related facts; None when the LLM failed."""
+    c = candidate
+    try:
+        decision = _ask_llm(memory, c.content, c.category, c.owner, c.subject, related)
+    except ProviderError as error:  # InvalidOutput included
+        logger.warning("consolidate_fact failed (%s: %s); deciding by thresholds", type(error).__name__, error)
+        return None
+    return _apply_llm(memory, decision, related, c.content, c.importance, c.visibility, c.make, c.vector)
+
+
+def _by_thresholds(memory: Memory, candidate: _Candidate, near: Sequence[Neighbour]) -> Decision:
+    """The last rule: UPDATE a stored fact the candidate refines, else ADD the candidate."""
+    c = candidate
+    refined = _refined(c.content, near)
     if refined is not None:
-        fact = make(content, max(candidate.importance, refined.fact.importance), refined.fact.visibility)
-        return _supersede(memory, refined.fact, fact, vector, "thresholds", "adds detail to a stored fact")
-    stored = _add(memory, make(content, candidate.importance, visibility), vector)
+        fact = c.make(c.content, max(c.importance, refined.fact.importance), refined.fact.visibility)
+        return _supersede(memory, refined.fact, fact, c.vector, "thresholds", "adds detail to a stored fact")
+    stored = _add(memory, c.make(c.content, c.importance, c.visibility), c.vector)
     best = near[0].similarity if near else None
     return Decision("ADD", stored, None, "thresholds", "no stored fact says this", best)
 
@@ -443,14 +418,14 @@ def _by_attribute(
 ) -> Decision:
     """Settle a candidate that sets an attribute some stored facts set too."""
     name, value = attr
-    keep = next((f for f in same_attr if (_attribute(f) or ("", ""))[1] == value), None)
+    keep = next((f for f in same_attr if (stored_attribute(f) or ("", ""))[1] == value), None)
     if keep is not None:
         for stale in same_attr:  # more than one value active: left over from an interrupted update
             if stale.id != keep.id:
                 _invalidate(memory, stale, keep.id, "supersede")
         return Decision("NOOP", keep, keep, "attribute", f"{name} is already {value!r}")
     old = same_attr[0]
-    before = (_attribute(old) or ("", "?"))[1]
+    before = (stored_attribute(old) or ("", "?"))[1]
     fact = make(content, max(importance, old.importance) if name == "name" else importance, old.visibility)
     return _supersede(
         memory, old, fact, vector, "attribute", f"{name} changed from {before!r} to {value!r}", same_attr[1:]

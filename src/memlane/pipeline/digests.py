@@ -12,7 +12,7 @@ so their maps are kept in an LRU cache keyed by (store, agent, thread, date) and
 map is cached under the current hour (store, agent, thread, date, hour) for one hour, so it is refreshed
 at most hourly. The **history** (``history_summary``) is cached in an LRU keyed by its end date and a hash
 of its inputs; the **merge** (``merge_context``) in an LRU keyed by hashes of its three inputs. Every LLM
-call here runs at temperature 0.
+call here runs at temperature 0; the three prompts are in :mod:`.digest_prompts`.
 
 **Failures never reach the caller.** Once a call fails (error, timeout, malformed output), no further call
 is made in that digest, nothing failed is cached, and the parts are returned as they exist, in the order
@@ -20,9 +20,9 @@ profile → today → history: today and history then come from the extractive s
 (:mod:`.extractive`, a few central sentences of the user's own messages per thread-day; history as one
 dated line per day). Without an LLM that is always the case. With only a profile, no call is made.
 
-**Caches are in-process** (plain dicts behind a lock, :class:`TTLCache` / :class:`LRUCache`: cachetools is
-not a dependency), shared by every ``Memory`` of the process and keyed by the store's location and the
-agent; :func:`clear_caches` empties them. Each process computes its own.
+**Caches are in-process** (:mod:`.digest_cache`: plain dicts behind a lock, :class:`TTLCache` /
+:class:`LRUCache`: cachetools is not a dependency), shared by every ``Memory`` of the process and keyed by
+the store's location and the agent; :func:`clear_caches` empties them. Each process computes its own.
 
 **context()** never calls the LLM for this: :func:`context_sections` shows the digest last computed for
 the user if it is from the current hour and their profile has not changed since, else the profile. Call
@@ -31,26 +31,46 @@ the user if it is from the current hour and their profile has not changed since,
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
-from typing import TYPE_CHECKING, Generic, TypeVar
-
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from typing import TYPE_CHECKING
 
 from ..errors import InvalidOutput, MemlaneError, ProviderError
-from ..llm import ChatMessage
 from ..types import Message
 from ..validation import check_key
 from .core import Section
+from .digest_cache import (
+    CACHES,
+    DayKey,
+    DigestCaches,
+    LRUCache,
+    TTLCache,
+    clear_caches,
+    hour_bucket,
+)
+from .digest_cache import TODAY_TTL as TODAY_TTL
+from .digest_cache import short_hash as _hash
+from .digest_prompts import (
+    DAILY_SUMMARIES,
+    HISTORY_SUMMARY,
+    MERGE_CONTEXT,
+    DailyInput,
+    DailySummaries,
+    HistoryInput,
+    MergedContext,
+    MergeInput,
+    SummaryText,
+)
+from .digest_prompts import MAX_CONTEXT_CHARS as MAX_CONTEXT_CHARS
+from .digest_prompts import MAX_DAY_MESSAGES as MAX_DAY_MESSAGES
+from .digest_prompts import MAX_MESSAGE_CHARS as MAX_MESSAGE_CHARS
+from .digest_prompts import MAX_SUMMARY_CHARS as MAX_SUMMARY_CHARS
 from .extractive import Utterance, extractive_summary, split_sentences
 from .profile import ProfileView, merged_view, profile_of, read_profile
-from .prompts import Prompt, ask
+from .prompts import ask
 
 if TYPE_CHECKING:
     from ..memory import Memory
@@ -79,270 +99,10 @@ __all__ = [
 
 logger = logging.getLogger("memlane.pipeline.digests")
 
-K = TypeVar("K")
-V = TypeVar("V")
-
 WINDOW_DAYS = 7
-TODAY_TTL = 3600.0
 SECTION_SHARE = 0.15
-MAX_DAY_MESSAGES = 300
-MAX_MESSAGE_CHARS = 500
-MAX_SUMMARY_CHARS = 800
-MAX_CONTEXT_CHARS = 1500
 _PAGE = 500
 _LONG_LINE = 240
-
-
-# -- caches -----------------------------------------------------------------------------------------
-
-
-class LRUCache(Generic[K, V]):
-    """A thread-safe mapping that forgets the least recently used entry beyond ``maxsize``."""
-
-    def __init__(self, maxsize: int) -> None:
-        self.maxsize = maxsize
-        self._data: OrderedDict[K, V] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: K) -> V | None:
-        """The value, or None; a hit makes the entry the most recently used."""
-        with self._lock:
-            if key not in self._data:
-                return None
-            self._data.move_to_end(key)
-            return self._data[key]
-
-    def set(self, key: K, value: V) -> None:
-        """Store ``value``, evicting the least recently used entry when full."""
-        with self._lock:
-            self._data[key] = value
-            self._data.move_to_end(key)
-            while len(self._data) > self.maxsize:
-                self._data.popitem(last=False)
-
-    def clear(self) -> None:
-        """Forget everything."""
-        with self._lock:
-            self._data.clear()
-
-    def __len__(self) -> int:
-        with self._lock:
-            return len(self._data)
-
-
-class TTLCache(Generic[K, V]):
-    """An :class:`LRUCache` whose entries also expire ``ttl`` seconds after they were stored, measured
-    with the ``now`` the caller passes (the memory's clock, so tests can move time)."""
-
-    def __init__(self, maxsize: int, ttl: float) -> None:
-        self.ttl = ttl
-        self._lru: LRUCache[K, tuple[datetime, V]] = LRUCache(maxsize)
-
-    def get(self, key: K, now: datetime) -> V | None:
-        """The value if stored less than ``ttl`` seconds before ``now``, else None."""
-        entry = self._lru.get(key)
-        if entry is None or entry[0] <= now:
-            return None
-        return entry[1]
-
-    def set(self, key: K, value: V, now: datetime) -> None:
-        """Store ``value`` until ``now + ttl``."""
-        self._lru.set(key, (now + timedelta(seconds=self.ttl), value))
-
-    def clear(self) -> None:
-        """Forget everything."""
-        self._lru.clear()
-
-    def __len__(self) -> int:
-        return len(self._lru)
-
-
-DayKey = tuple[str, str, str, str]
-"""(store location, agent, thread, ISO date)."""
-
-
-@dataclass(slots=True)
-class DigestCaches:
-    """Every cache of this module (one process-wide instance: :data:`CACHES`)."""
-
-    today: TTLCache[tuple[str, str, str, str, str], dict[str, str]] = field(
-        default_factory=lambda: TTLCache(1024, TODAY_TTL)
-    )
-    days: LRUCache[DayKey, dict[str, str]] = field(default_factory=lambda: LRUCache(4096))
-    history: LRUCache[tuple[str, ...], str] = field(default_factory=lambda: LRUCache(1024))
-    merged: LRUCache[tuple[str, ...], str] = field(default_factory=lambda: LRUCache(1024))
-    latest: TTLCache[tuple[str, str, str], tuple[str, str, str, str]] = field(
-        default_factory=lambda: TTLCache(1024, TODAY_TTL)
-    )
-    """(location, agent, user) → (hour bucket, profile hash, digest, its text for context())."""
-
-    def clear(self) -> None:
-        """Empty every cache."""
-        for cache in (self.today, self.days, self.history, self.merged, self.latest):
-            cache.clear()
-
-
-CACHES = DigestCaches()
-
-
-def clear_caches() -> None:
-    """Empty every digest cache of this process (tests; after editing history in place)."""
-    CACHES.clear()
-
-
-def hour_bucket(now: datetime) -> str:
-    """The hour ``now`` falls in, as a cache key: ``2026-01-01T12``."""
-    return now.astimezone(UTC).strftime("%Y-%m-%dT%H")
-
-
-def _hash(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()[:24]
-
-
-# -- prompts ----------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class DailyInput:
-    """One thread's messages of one day, and the users active in it (key → display name)."""
-
-    thread: str
-    day: date
-    messages: Sequence[Message]
-    users: dict[str, str]
-
-
-def _summary_text(value: str) -> str:
-    text = " ".join(value.split())
-    if not text:
-        raise ValueError("a summary must not be blank")
-    return text if len(text) <= MAX_SUMMARY_CHARS else text[: MAX_SUMMARY_CHARS - 1].rstrip() + "…"
-
-
-class DailySummaries(BaseModel):
-    """The answer of ``daily_summaries``: user key → that user's summary of the day."""
-
-    model_config = ConfigDict(extra="ignore")
-
-    summaries: dict[str, str] = Field(min_length=1)
-
-    @field_validator("summaries")
-    @classmethod
-    def _summaries(cls, value: dict[str, str]) -> dict[str, str]:
-        return {k.strip(): _summary_text(v) for k, v in value.items() if k.strip() and v.strip()}
-
-
-_DAILY_SYSTEM = """\
-You summarize one day of a group conversation for a chat assistant's memory. The lines are \
-"[time] speaker: text", oldest first. For EACH listed user, write a concise third-person summary (at most \
-300 characters) of their day in this conversation: notable events or experiences they mentioned, their \
-mood, the topics they discussed and with whom, behaviour they showed, and what others revealed about them.
-
-Answer with JSON only: {{"summaries": {{"<user key>": "<summary>", ...}}}}, one entry per listed user, \
-keyed by the user key exactly as listed."""
-
-
-def _daily_messages(data: DailyInput) -> list[ChatMessage]:
-    users = "\n".join(
-        f"- {key}" + ("" if _same(key, name) else f" (shown as {name})") for key, name in data.users.items()
-    )
-    lines = "\n".join(
-        f"[{m.created_at:%H:%M}] {_speaker(m)}: {_clip(m.content, MAX_MESSAGE_CHARS)}"
-        for m in data.messages[-MAX_DAY_MESSAGES:]
-    )
-    body = f"Conversation: {data.thread}\nDate: {data.day.isoformat()}\nUsers:\n{users}\n\nMessages:\n{lines}"
-    return [ChatMessage.system(_DAILY_SYSTEM), ChatMessage.user(body)]
-
-
-DAILY_SUMMARIES: Prompt[DailyInput, DailySummaries] = Prompt("daily_summaries", DailySummaries, _daily_messages)
-"""One call per thread-day: a summary for every user active in it."""
-
-
-@dataclass(frozen=True, slots=True)
-class HistoryInput:
-    """A user's daily summaries of days 2-7, oldest first."""
-
-    user: str
-    days: Sequence[tuple[date, str]]
-
-
-class SummaryText(BaseModel):
-    """The answer of ``history_summary``."""
-
-    model_config = ConfigDict(extra="ignore")
-
-    summary: str
-
-    @field_validator("summary")
-    @classmethod
-    def _summary(cls, value: str) -> str:
-        return _summary_text(value)
-
-
-_HISTORY_SYSTEM = """\
-You are given one person's daily summaries of the last days, oldest first. Write one coherent \
-third-person summary (at most 500 characters) of that period: recurring patterns and themes, mood \
-trends, significant events or changes in behaviour, and what their consistent behaviour says about them.
-
-Answer with JSON only: {"summary": "..."}"""
-
-
-def _history_messages(data: HistoryInput) -> list[ChatMessage]:
-    days = "\n".join(f"- {day.isoformat()}: {text}" for day, text in data.days)
-    first, last = data.days[0][0], data.days[-1][0]
-    body = f"Person (user key): {data.user}\nPeriod: {first.isoformat()} to {last.isoformat()}\n\n{days}"
-    return [ChatMessage.system(_HISTORY_SYSTEM), ChatMessage.user(body)]
-
-
-HISTORY_SUMMARY: Prompt[HistoryInput, SummaryText] = Prompt("history_summary", SummaryText, _history_messages)
-"""Days 2-7 of one user, in one summary."""
-
-
-@dataclass(frozen=True, slots=True)
-class MergeInput:
-    """The three parts of a digest (any may be empty)."""
-
-    user: str
-    profile: str
-    today: str
-    history: str
-
-
-class MergedContext(BaseModel):
-    """The answer of ``merge_context``."""
-
-    model_config = ConfigDict(extra="ignore")
-
-    context: str
-
-    @field_validator("context")
-    @classmethod
-    def _context(cls, value: str) -> str:
-        text = value.strip()
-        if not text:
-            raise ValueError("context must not be blank")
-        return text if len(text) <= MAX_CONTEXT_CHARS else text[: MAX_CONTEXT_CHARS - 1].rstrip() + "…"
-
-
-_MERGE_SYSTEM = """\
-Merge what a chat assistant knows about one person into a single short third-person text (at most 800 \
-characters) it can use to personalise its answers. The sources are: their profile (facts; the most \
-reliable), a summary of today and a summary of the previous days. Prioritise facts for accuracy, balance \
-today's observations with the longer patterns, and resolve conflicts in favour of the facts.
-
-Answer with JSON only: {"context": "..."}"""
-
-
-def _merge_messages(data: MergeInput) -> list[ChatMessage]:
-    body = (
-        f"Person (user key): {data.user}\n\n<profile>\n{data.profile or '(none)'}\n</profile>\n\n"
-        f"<today>\n{data.today or '(none)'}\n</today>\n\n<history>\n{data.history or '(none)'}\n</history>"
-    )
-    return [ChatMessage.system(_MERGE_SYSTEM), ChatMessage.user(body)]
-
-
-MERGE_CONTEXT: Prompt[MergeInput, MergedContext] = Prompt("merge_context", MergedContext, _merge_messages)
-"""Seed 003's 3-way merge: profile + today + history."""
 
 
 # -- computing --------------------------------------------------------------------------------------
@@ -580,20 +340,3 @@ def _lines(text: str) -> list[str]:
         line = raw.strip().removeprefix("- ").strip()
         lines.extend(split_sentences(line) if len(line) > _LONG_LINE else [line])
     return [line for line in lines if line]
-
-
-def _same(key: str, name: str) -> bool:
-    return key.lower() == name.lower()
-
-
-def _speaker(m: Message) -> str:
-    if m.role != "user":
-        return m.name or m.role
-    if m.user and m.name:
-        return m.name if _same(m.user, m.name) else f"{m.user} ({m.name})"
-    return m.user or m.name or "user"
-
-
-def _clip(text: str, limit: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

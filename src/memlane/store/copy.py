@@ -34,54 +34,27 @@ refers to them.
 Writes are in chunks (one transaction each, see ``batch_messages``), so a failed copy can leave part of an
 agent behind: copy into an empty store and drop it if the copy fails. Stop writers of the source first; a
 copy of a store that changes meanwhile fails its verification.
+
+The export and its checksum are in :mod:`.copy_export`, the loading of records and vectors in :mod:`.copy_run`.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import time
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Literal, cast
-
-import numpy as np
 
 from ..errors import Conflict, InvalidInput, NotFound, StorageError
-from ..exchange import EXPORT_FORMAT, EXPORT_VERSION, check_record
-from ..types import Fact, Summary
 from ..validation import NewJob
-from .base import FactFilter, Store
+from .base import Store
+from .copy_export import RECORD_TYPES, CopyProgress, Progress, digest, export_digest, json_line, report
+from .copy_export import export_lines as export_lines
+from .copy_run import VECTOR_KINDS, CopyRun
 
 __all__ = ["AgentCopy", "CopyProgress", "CopyReport", "copy_store", "export_digest"]
 
-#: The record types of an export, as counted in a report.
-RECORD_TYPES = ("threads", "messages", "summaries", "facts", "deleted_facts", "fact_changes")
-_TYPE_KEY = {
-    "thread": "threads",
-    "message": "messages",
-    "summary": "summaries",
-    "fact": "facts",
-    "deleted_fact": "deleted_facts",
-    "fact_change": "fact_changes",
-}
 _STATUS_TABLES = ("threads", "messages", "facts", "summaries")
-_PROGRESS_TYPES = frozenset({"thread", "message", "summary", "fact"})  # what the status counts count
-_NO_LIMIT = 10**12  # content was accepted by the source; the copy does not apply today's length limit
-_VECTOR_KINDS = ("message", "fact", "summary")
-_EVERY_FACT = FactFilter(all_users=True, include_superseded=True)
-
-
-@dataclass(frozen=True, slots=True)
-class CopyProgress:
-    """One step of a copy, for a progress bar: ``done`` of ``total`` items (threads, messages, summaries,
-    facts) of the whole copy have been written (stage "copy") or checked (stage "verify")."""
-
-    stage: Literal["copy", "verify"]
-    agent: str
-    done: int
-    total: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,48 +106,6 @@ class CopyReport:
         return {kind: sum(a.source_counts.get(kind, 0) for a in self.agents) for kind in RECORD_TYPES}
 
 
-Progress = Callable[[CopyProgress], None]
-
-
-def export_lines(store: Store, agent: str) -> Iterator[tuple[str, dict[str, Any]]]:
-    """The agent's export as ``memlane export`` writes it: (line, record) pairs, header first.
-
-    Raises:
-        StorageError: the store could not be read.
-    """
-    header = {"type": "header", "format": EXPORT_FORMAT, "version": EXPORT_VERSION, "agent": agent}
-    yield _line(header), header
-    for record in store.export_records(agent, None):
-        yield _line(record), record
-
-
-def export_digest(store: Store, agent: str) -> tuple[str, dict[str, int]]:
-    """The sha256 (hex) of the agent's JSON Lines export and its record counts per type.
-
-    Raises:
-        StorageError: the store could not be read.
-    """
-    return _digest(store, agent, lambda checked: None)
-
-
-def _digest(store: Store, agent: str, tick: Callable[[int], None]) -> tuple[str, dict[str, int]]:
-    """:func:`export_digest`, calling ``tick(items checked)`` every 1,000 threads, messages, summaries, facts."""
-    digest, counts = hashlib.sha256(), dict.fromkeys(RECORD_TYPES, 0)
-    items = 0
-    for line, record in export_lines(store, agent):
-        digest.update(line.encode("utf-8"))
-        kind = record["type"]
-        if kind == "header":
-            continue
-        counts[_TYPE_KEY[kind]] += 1
-        if kind in _PROGRESS_TYPES:
-            items += 1
-            if items % 1000 == 0:
-                tick(items)
-    tick(items)
-    return digest.hexdigest(), counts
-
-
 def copy_store(
     src: Store,
     dst: Store,
@@ -200,11 +131,31 @@ def copy_store(
         StorageError: a database failed, or the copy does not match its source (what was written stays).
     """
     started = time.monotonic()
+    _check_arguments(src, dst, batch_messages)
+    names = _agents_to_copy(src, agents)
+    _check_destination(dst, merge)
+    sizes = {name: _size(src, name) for name in names}
+    before = {name: dst.status(name).counts for name in names}
+    notes = _carry_meta(src, dst)
+    model = src.get_meta("embedding_model")
+    vectors = model is not None and dst.get_meta("embedding_model") == model
+    run = CopyRun(src, dst, merge, batch_messages, progress, sum(sizes.values()), vectors, bulk=not merge)
+    copied = _copy_agents(run, names, now or datetime.now(UTC))
+    results = _verify(run, copied, sizes, before)
+    return _final_report(src, dst, results, merge, notes, started)
+
+
+# -- steps ------------------------------------------------------------------------------------------
+def _check_arguments(src: Store, dst: Store, batch_messages: int) -> None:
+    """Raises InvalidInput: ``src`` and ``dst`` are the same store, or ``batch_messages`` is below 1."""
     if src is dst or (src.backend == dst.backend and src.location == dst.location):
         raise InvalidInput(f"source and destination are the same store ({src.location})")
     if batch_messages < 1:
         raise InvalidInput("batch_messages must be at least 1")
-    names = _agents_to_copy(src, agents)
+
+
+def _check_destination(dst: Store, merge: bool) -> None:
+    """Raises Conflict: ``dst`` holds agents and ``merge`` is false."""
     occupied = dst.list_agents()
     if occupied and not merge:
         shown = ", ".join(occupied[:5]) + (" …" if len(occupied) > 5 else "")
@@ -212,49 +163,8 @@ def copy_store(
             f"the destination {dst.location} is not empty (agents: {shown}); copy into an empty store, or merge "
             "(`db copy --yes`, merge=True): threads and facts already there are kept, the source's same ones skipped"
         )
-    sizes = {name: _size(src, name) for name in names}
-    before = {name: dst.status(name).counts for name in names}
-    notes = _carry_meta(src, dst)
-    model = src.get_meta("embedding_model")
-    vectors = model is not None and dst.get_meta("embedding_model") == model
-    run = _Run(src, dst, merge, batch_messages, progress, sum(sizes.values()), vectors, bulk=not merge)
-    when = now or datetime.now(UTC)
-    try:
-        copied = [(name, *run.agent(name), *_copy_jobs(src, dst, name, when, merge)) for name in names]
-    finally:
-        run.finish()
-
-    results: list[AgentCopy] = []
-    problems: list[str] = []
-    checked = 0
-    for name, sha, counts, written, jobs, others in copied:
-
-        def tick(items: int, name: str = name, base: int = checked) -> None:
-            _report(progress, "verify", name, base + items, run.total)
-
-        target_sha, target_counts = _digest(dst, name, tick)
-        checked += sizes[name]
-        result = AgentCopy(
-            name, counts, target_counts, written, sha, target_sha, jobs, others, *run.vector_counts(name)
-        )
-        problems += _problems(src, dst, result, before[name], merge)
-        results.append(result)
-    if problems:
-        raise StorageError("the copy does not match its source: " + "; ".join(problems))
-    model = dst.get_meta("embedding_model")
-    return CopyReport(
-        source=src.location,
-        target=dst.location,
-        agents=tuple(results),
-        merged=merge,
-        embedding_model=model,
-        needs_reindex=model is not None and any(dst.items_without_vectors(kind, 1) for kind in _VECTOR_KINDS),
-        seconds=time.monotonic() - started,
-        notes=tuple(notes),
-    )
 
 
-# -- steps ------------------------------------------------------------------------------------------
 def _agents_to_copy(src: Store, agents: Sequence[str] | None) -> list[str]:
     present = src.list_agents()
     if agents is None:
@@ -283,168 +193,62 @@ def _carry_meta(src: Store, dst: Store) -> list[str]:
     return []
 
 
-class _Run:
-    """One copy in progress: streams agents' exports into the destination, chunk by chunk, with vectors."""
-
-    def __init__(
-        self,
-        src: Store,
-        dst: Store,
-        merge: bool,
-        batch_messages: int,
-        progress: Progress | None,
-        total: int,
-        vectors: bool,
-        bulk: bool,
-    ) -> None:
-        self.src, self.dst, self.merge, self.batch = src, dst, merge, batch_messages
-        self.progress, self.total, self.done = progress, total, 0
-        self.vectors = vectors
-        # A destination with vector indexes that are cheaper to build once than to insert into (PostgreSQL's
-        # HNSW) loads a fresh copy without them; finish() builds them. Not when merging: others use it.
-        self.bulk = bulk and callable(getattr(dst, "drop_vector_indexes", None))
-        self.dropped = False
-        self.copied: dict[str, dict[str, int]] = {}
-        self.unmatched: dict[str, dict[str, int]] = {}
-
-    def finish(self) -> None:
-        """Build the vector indexes dropped for the load (also after a failed copy)."""
-        if self.dropped:
-            self.dropped = False
-            cast(Any, self.dst).build_vector_indexes()
-
-    def vector_counts(self, agent: str) -> tuple[dict[str, int], dict[str, int]]:
-        """Vectors copied, and source vectors left without an item in the copy, per kind."""
-        return dict(self.copied.get(agent, {})), dict(self.unmatched.get(agent, {}))
-
-    def agent(self, agent: str) -> tuple[str, dict[str, int], dict[str, int]]:
-        """Copy one agent; returns the sha256 and record counts of the source's export, and what was written."""
-        digest, counts = hashlib.sha256(), dict.fromkeys(RECORD_TYPES, 0)
-        written: dict[str, int] = {}
-        chunk: list[dict[str, Any]] = []
-        threads: dict[str, dict[int, int]] = {}  # the chunk's threads: seq -> the source's message id
-        in_chunk = 0
-        tokens: dict[int, int] = {}
-        self.copied[agent] = dict.fromkeys(_VECTOR_KINDS, 0)
-        self.unmatched[agent] = dict.fromkeys(_VECTOR_KINDS, 0)
-        for number, (line, record) in enumerate(export_lines(self.src, agent), start=1):
-            digest.update(line.encode("utf-8"))
-            kind = record["type"]
-            if kind == "header":
-                continue
-            counts[_TYPE_KEY[kind]] += 1
-            if kind == "thread":  # chunks end between threads: a thread's records go in together
-                if in_chunk >= self.batch:
-                    self._write(agent, chunk, threads, written)
-                    chunk, threads, in_chunk = [], {}, 0
-                stored = self.src.messages(agent, record["thread"])
-                tokens = {m.seq: m.token_count for m in stored}
-                threads[record["thread"]] = {m.seq: m.id for m in stored}
-            checked = check_record(record, number, _NO_LIMIT)
-            if kind == "message":  # the export leaves token counts out; the source's are kept
-                if checked["seq"] not in tokens:
-                    raise StorageError(f"thread {checked['thread']!r} of agent {agent!r} changed during the copy")
-                checked["token_count"] = tokens[checked["seq"]]
-                in_chunk += 1
-            chunk.append(checked)
-        self._write(agent, chunk, threads, written)
-        if self.vectors:
-            self._item_vectors(agent, "fact", _fact_key, self.src.list_facts, self.dst.list_facts)
-            self._item_vectors(agent, "summary", _summary_key, _all_summaries(self.src), _all_summaries(self.dst))
-        return digest.hexdigest(), counts, written
-
-    def _write(
-        self, agent: str, chunk: list[dict[str, Any]], threads: dict[str, dict[int, int]], written: dict[str, int]
-    ) -> None:
-        if not chunk:
-            return
-        if self.vectors and self.merge:  # threads the destination has are kept as they are, vectors too
-            threads = {key: seqs for key, seqs in threads.items() if self.dst.get_thread(agent, key) is None}
-        counts = self.dst.import_records(agent, chunk, on_conflict="skip" if self.merge else "error")
-        for kind, n in counts.items():
-            written[kind] = written.get(kind, 0) + n
-        if self.vectors:
-            self._message_vectors(agent, threads)
-        self.done += sum(1 for r in chunk if r["type"] in _PROGRESS_TYPES)
-        _report(self.progress, "copy", agent, self.done, self.total)
-
-    def _message_vectors(self, agent: str, threads: dict[str, dict[int, int]]) -> None:
-        """Give the copied messages of these threads the vectors of the source's same (thread, seq)."""
-        pairs: dict[int, int] = {}  # source id -> destination id
-        for key, seqs in threads.items():
-            theirs = {m.seq: m.id for m in self.dst.messages(agent, key)}
-            pairs |= {src_id: theirs[seq] for seq, src_id in seqs.items() if seq in theirs}
-        found, matrix = self.src.get_vectors(agent, "message", [i for seqs in threads.values() for i in seqs.values()])
-        self.unmatched[agent]["message"] += sum(1 for i in found if i not in pairs)
-        self._put(agent, "message", [(pairs[i], row) for i, row in zip(found, matrix, strict=True) if i in pairs])
-
-    def _item_vectors(
-        self,
-        agent: str,
-        kind: Literal["fact", "summary"],
-        key: Callable[[Any], Hashable],
-        theirs: Callable[..., Sequence[Fact | Summary]],
-        ours: Callable[..., Sequence[Fact | Summary]],
-    ) -> None:
-        """Copy the vectors of facts or summaries, matching items by ``key`` (equal keys in id order)."""
-        source = sorted(theirs(agent, _EVERY_FACT, limit=None), key=lambda item: item.id)
-        found, matrix = self.src.get_vectors(agent, kind, [item.id for item in source])
-        if not found:
-            return
-        targets: dict[Hashable, list[int]] = {}
-        for item in sorted(ours(agent, _EVERY_FACT, limit=None), key=lambda item: item.id):
-            targets.setdefault(key(item), []).append(item.id)
-        rows = dict(zip(found, matrix, strict=True))
-        matched: list[tuple[int, np.ndarray]] = []
-        for item in source:
-            slots = targets.get(key(item))
-            target = slots.pop(0) if slots else None
-            if item.id not in rows:
-                continue
-            if target is None:
-                self.unmatched[agent][kind] += 1
-            else:
-                matched.append((target, rows[item.id]))
-        self._put(agent, kind, matched)
-
-    def _put(self, agent: str, kind: str, matched: list[tuple[int, np.ndarray]]) -> None:
-        """Store vectors on destination items that have none yet."""
-        if matched and self.merge:
-            have = set(self.dst.get_vectors(agent, kind, [target for target, _ in matched])[0])
-            matched = [(target, row) for target, row in matched if target not in have]
-        if not matched:
-            return
-        if self.bulk:  # the first vectors of a store create its indexes: drop them again (a no-op after)
-            self.dropped = cast(Any, self.dst).drop_vector_indexes() > 0 or self.dropped
-        self.dst.set_vectors(agent, kind, [target for target, _ in matched], np.stack([row for _, row in matched]))
-        if self.bulk:
-            self.dropped = cast(Any, self.dst).drop_vector_indexes() > 0 or self.dropped
-        self.copied[agent][kind] += len(matched)
+_Copied = tuple[str, str, dict[str, int], dict[str, int], int, dict[str, int]]
+"""One agent copied: name, sha256 and record counts of the source's export, records written, jobs queued
+and the source's other jobs by status."""
 
 
-def _fact_key(fact: Fact) -> Hashable:
-    return (fact.owner, fact.content, fact.created_at)
+def _copy_agents(run: CopyRun, names: Sequence[str], when: datetime) -> list[_Copied]:
+    """Copy each agent's records and vectors, then its pending jobs; rebuild dropped indexes in any case."""
+    try:
+        return [(name, *run.agent(name), *_copy_jobs(run.src, run.dst, name, when, run.merge)) for name in names]
+    finally:
+        run.finish()
 
 
-def _summary_key(summary: Summary) -> Hashable:
-    return (
-        summary.thread,
-        summary.kind,
-        summary.owner,
-        summary.from_seq,
-        summary.to_seq,
-        summary.content,
-        summary.created_at,
+def _verify(
+    run: CopyRun, copied: Sequence[_Copied], sizes: dict[str, int], before: dict[str, dict[str, int]]
+) -> list[AgentCopy]:
+    """Export every copied agent again from the destination and compare it with the source.
+
+    Raises:
+        StorageError: some agent's copy does not match its source.
+    """
+    results: list[AgentCopy] = []
+    problems: list[str] = []
+    checked = 0
+    for name, sha, counts, written, jobs, others in copied:
+
+        def tick(items: int, name: str = name, base: int = checked) -> None:
+            report(run.progress, "verify", name, base + items, run.total)
+
+        target_sha, target_counts = digest(run.dst, name, tick)
+        checked += sizes[name]
+        result = AgentCopy(
+            name, counts, target_counts, written, sha, target_sha, jobs, others, *run.vector_counts(name)
+        )
+        problems += _problems(run.src, run.dst, result, before[name], run.merge)
+        results.append(result)
+    if problems:
+        raise StorageError("the copy does not match its source: " + "; ".join(problems))
+    return results
+
+
+def _final_report(
+    src: Store, dst: Store, results: Sequence[AgentCopy], merge: bool, notes: Sequence[str], started: float
+) -> CopyReport:
+    """The report of a verified copy, with whether the destination has items to embed."""
+    model = dst.get_meta("embedding_model")
+    return CopyReport(
+        source=src.location,
+        target=dst.location,
+        agents=tuple(results),
+        merged=merge,
+        embedding_model=model,
+        needs_reindex=model is not None and any(dst.items_without_vectors(kind, 1) for kind in VECTOR_KINDS),
+        seconds=time.monotonic() - started,
+        notes=tuple(notes),
     )
-
-
-def _all_summaries(store: Store) -> Callable[..., Sequence[Summary]]:
-    """``store.summaries`` of every thread and kind, called as ``list_facts`` is (the filter is ignored)."""
-
-    def every(agent: str, _flt: FactFilter, *, limit: int | None) -> Sequence[Summary]:
-        return store.summaries(agent, thread=None, kind=None, limit=limit)
-
-    return every
 
 
 def _copy_jobs(src: Store, dst: Store, agent: str, now: datetime, merge: bool) -> tuple[int, dict[str, int]]:
@@ -457,12 +261,12 @@ def _copy_jobs(src: Store, dst: Store, agent: str, now: datetime, merge: bool) -
             others[job.status] = others.get(job.status, 0) + 1
     there = set()
     if merge:
-        there = {(j.kind, _line(j.payload)) for j in dst.list_jobs(agent, status="pending", limit=None)}
+        there = {(j.kind, json_line(j.payload)) for j in dst.list_jobs(agent, status="pending", limit=None)}
     pending = sorted((j for j in jobs if j.status == "pending"), key=lambda j: j.id)
     new = [
         NewJob(j.kind, j.payload, None, j.run_after, j.max_attempts)
         for j in pending
-        if (j.kind, _line(j.payload)) not in there
+        if (j.kind, json_line(j.payload)) not in there
     ]
     created = dst.enqueue_jobs(agent, new, now) if new else []
     return len(created), others
@@ -495,12 +299,3 @@ def _problems(src: Store, dst: Store, result: AgentCopy, before: dict[str, int],
         short = f"{result.source_sha256[:12]} ≠ {result.target_sha256[:12]}"
         problems.append(f"agent {name!r}: the exports differ (sha256 {short})")
     return problems
-
-
-def _report(progress: Progress | None, stage: Literal["copy", "verify"], agent: str, done: int, total: int) -> None:
-    if progress is not None:
-        progress(CopyProgress(stage, agent, done, total))
-
-
-def _line(record: dict[str, Any]) -> str:
-    return json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
