@@ -10,6 +10,8 @@ Gaussian noise of norm 1, normalised. The stores record the MiniLM model id as `
 every recall) and searches the synthetic vectors. The hits are meaningless; the timings are the point.
 
     .venv/bin/python bench/backends.py [--sizes 100000,300000,1000000] [--budget-minutes 30]
+    .venv/bin/python bench/backends.py build LOCATION SIZE        # one store (SQLite path or PostgreSQL URL)
+    .venv/bin/python bench/backends.py reads LOCATION THREADS QUERIES [--sequential]   # read it, print JSON
 
 For each size and backend, in order:
 
@@ -283,8 +285,10 @@ class Parts:
         return taken
 
 
-def reads(location: str, threads: int, queries: int) -> dict[str, Any]:
-    """Time recall (user scope, whole agent) and context on the store (run as ``backends.py reads``)."""
+def reads(location: str, threads: int, queries: int, *, sequential: bool = False) -> dict[str, Any]:
+    """Time recall (user scope, whole agent) and context on the store (run as ``backends.py reads``);
+    ``sequential`` makes the engine run a recall's searches one after another even where the store could
+    run them at the same time."""
     from memlane import Memory, load_settings
     from memlane.embeddings import make_embedder
     from memlane.store import open_store
@@ -298,6 +302,8 @@ def reads(location: str, threads: int, queries: int) -> dict[str, Any]:
     rng = random.Random(SEED + threads)
     cold_began = time.perf_counter()
     store = open_store(location)
+    if sequential:
+        store.concurrent_reads = False
     store.keyword_search = parts.wrap("keyword", store.keyword_search)  # type: ignore[method-assign]
     store.vector_search = parts.wrap("vector", store.vector_search)  # type: ignore[method-assign]
     # The retrievers may run at the same time (PostgreSQL), so their parts overlap: "retrieve" is the wall
@@ -540,8 +546,15 @@ def copy_bench(size: int, out: Path) -> None:
 
 
 def main() -> None:
-    if len(sys.argv) > 1 and sys.argv[1] == "reads":
-        print(json.dumps(reads(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))))
+    if len(sys.argv) > 1 and sys.argv[1] == "reads":  # reads LOCATION THREADS QUERIES [--sequential]
+        sequential = "--sequential" in sys.argv[5:]
+        print(json.dumps(reads(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sequential=sequential)))
+        return
+    if len(sys.argv) > 1 and sys.argv[1] == "build":  # build LOCATION SIZE: one store to read repeatedly
+        location, size = sys.argv[2], int(sys.argv[3])
+        turns, _ = locomo()
+        postgres = location.startswith("postgresql://")
+        print(json.dumps(ingest(location, Workload(turns), 0, size // PER_THREAD, postgres)))
         return
     if len(sys.argv) > 1 and sys.argv[1] == "copy":  # backends.py copy [SIZE]: time `db copy` both ways
         copy_bench(int(sys.argv[2]) if len(sys.argv) > 2 else 100_000, OUT / "backends-copy.json")

@@ -467,3 +467,33 @@ def test_auto_prune_days_from_a_config_file(tmp_path: Path) -> None:
     later = T0 + timedelta(days=40)
     with Memory(config_file=config, agent="agent-a", clock=lambda: later) as mem:
         assert [t.key for t in mem.threads()] == ["recent"]
+
+
+def test_a_recall_reads_on_several_threads_and_finds_what_one_thread_finds(tmp_path: Path) -> None:
+    """The retrievers of one recall (and the loads after them) run at the same time, each thread on its
+    own connection; the hits are those of the same searches one after another."""
+    with Memory(tmp_path / "m.db", agent="bot", settings=load_settings(embedder="fake", worker="none")) as mem:
+        mem.add_message("trip", "user", "I am flying to Lisbon in June", user="alice")
+        mem.add_message("trip", "assistant", "Lisbon is lovely in early summer")
+        mem.add_message("pets", "user", "My cat Tom hates the vet", user="bob")
+        mem.add_message("shared", "user", "The team dinner is on Friday", user="alice")
+        mem.add_message("shared", "user", "I will bring a cake", user="bob")
+        mem.remember("Alice is afraid of flying", user="alice")
+        mem.remember("Bob's cat is called Tom", user="bob", visibility="shared")
+        assert mem.store.concurrent_reads and mem.searcher.concurrent
+        connections = mem.store._all  # type: ignore[attr-defined]  # one per thread that used the store
+        assert len(connections) == 1
+        queries = [("flight to Lisbon last week", "alice"), ("cat at the vet", "bob"), ("dinner cake", None)]
+        when = datetime(2030, 1, 1, tzinfo=UTC)
+        found = []
+        for concurrent in (True, False):
+            mem.searcher.concurrent = concurrent
+            found.append(
+                [
+                    [(h.kind, h.text, round(h.score, 6)) for h in mem.recall(q, user=u, limit=6, now=when)]
+                    for q, u in queries
+                ]
+            )
+            if concurrent:
+                assert len(connections) >= 2  # the searches ran on more than one thread
+        assert found[0] == found[1] and all(found[0])

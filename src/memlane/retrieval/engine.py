@@ -5,10 +5,10 @@
 2. Every configured retriever returns a pool of candidates; all scope filters are applied inside the
    store, never after ranking. With a time range in ``soft`` mode each retriever also searches inside the
    range, so items of that time enter the pool even when others outrank them; ``hard`` mode searches only
-   inside it. When the store takes concurrent reads (it has ``concurrent_reads = True``, as the
-   PostgreSQL store with its connection pool does), the retrievers' searches run at the same time on a
-   small shared thread pool, and so do the loads of the fused candidates' records; otherwise (SQLite) one
-   after another. The results are the same.
+   inside it. When the store takes concurrent reads (it has ``concurrent_reads = True``, as both built-in
+   stores do: PostgreSQL from its connection pool, SQLite on a connection per thread), the retrievers'
+   searches run at the same time on a small shared thread pool, and so do the loads of the fused
+   candidates' records; otherwise one after another. The results are the same.
 3. The lists are fused (:mod:`.fusion`), the records loaded, boosts applied (:mod:`.rerank`), near-copies
    dropped, and message hits widened into context windows (:mod:`.windows`).
 """

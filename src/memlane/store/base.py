@@ -83,7 +83,8 @@ class Store(ABC):
     backend: str
     location: str
     #: Whether several reads may run at the same time from different threads, each on its own connection
-    #: (the search engine then runs its retrievers in parallel). SQLite reads one at a time per store.
+    #: (the search engine then runs its retrievers in parallel). A store that says False is read by one
+    #: thread at a time within a search.
     concurrent_reads: bool = False
 
     # -- lifecycle and schema -------------------------------------------------------------------
