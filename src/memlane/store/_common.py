@@ -215,8 +215,10 @@ def dump_json(value: Any) -> str:
 
 
 def load_json(value: str | None) -> Any:
-    """Decode a JSON column; None passes."""
-    return None if value is None else json.loads(value)
+    """Decode a JSON column; None passes. The empty object (most rows' metadata) skips the parser."""
+    if value is None:
+        return None
+    return {} if value == "{}" else json.loads(value)
 
 
 def query_terms(text: str, *, max_terms: int = 32) -> list[str]:
