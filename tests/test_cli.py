@@ -39,6 +39,7 @@ EXPECTED_COMMANDS = {
     "remember",
     "facts",
     "forget",
+    "memories",
     "recall",
     "context",
     "reset",
@@ -164,6 +165,30 @@ def test_reset_end_prune(db: str) -> None:
 
 
 # -- facts, recall, context -------------------------------------------------------------------------------
+def test_memories_lists_deletes_and_purges_the_agents_memories(db: str) -> None:
+    """Seed 001's admin list and purge: a memory per ended conversation (extractive without an LLM)."""
+    for thread, text in (
+        ("t1", "My sister Maria moves to Porto in March."),
+        ("t2", "I am training for the Lisbon marathon."),
+    ):
+        js(db, "add", thread, "user", text, "--user", "alice")
+        js(db, "end", thread)
+    assert js(db, "memories") == {"memories": []}  # made by the job that ending a conversation queued
+    run("--db", db, "worker", "--once")
+    listed = js(db, "memories")["memories"]
+    assert [m["method"] for m in listed] == ["extractive", "extractive"]
+    assert "Lisbon marathon" in listed[0]["content"] and "Maria moves to Porto" in listed[1]["content"]  # newest first
+    assert "Maria moves to Porto" in run("--db", db, "memories").stdout
+    assert [m["id"] for m in js(db, "memories", "--limit", "1")["memories"]] == [listed[0]["id"]]
+
+    assert js(db, "memories", "--delete", str(listed[0]["id"])) == {"deleted": 1}
+    assert [m["id"] for m in js(db, "memories")["memories"]] == [listed[1]["id"]]
+    run("--db", db, "memories", "--delete", str(listed[0]["id"]), code=exit_code_for(NotFound("x")))
+    assert js(db, "memories", "--purge") == {"deleted": 1}
+    assert run("--db", db, "memories").stdout.strip() == "No memories yet."
+    run("--db", db, "memories", "--delete", "1", "--purge", code=2)
+
+
 def test_remember_facts_forget(db: str) -> None:
     private = js(db, "remember", "Alice is allergic to peanuts", "--user", "alice", "--importance", "5")
     assert (private["owner"], private["visibility"], private["importance"], private["category"]) == (

@@ -99,6 +99,7 @@ app.command("prune")(commands_threads.prune)
 app.command("remember")(commands_facts.remember)
 app.command("facts")(commands_facts.facts)
 app.command("forget")(commands_facts.forget)
+app.command("memories")(commands_facts.memories)
 app.command("recall")(commands_facts.recall)
 app.command("context")(commands_facts.context)
 # Moving data, the database, the tour

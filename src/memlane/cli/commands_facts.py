@@ -1,4 +1,4 @@
-"""Memory commands: remember, facts, forget, recall, context."""
+"""Memory commands: remember, facts, forget, memories, recall, context."""
 
 from __future__ import annotations
 
@@ -8,11 +8,12 @@ import typer
 from rich.console import Group
 from rich.text import Text
 
+from ..pipeline.memories import list_memories, purge_memories
 from ..validation import check_metadata
-from .render import context_document, context_view, facts_table, hits_table, plural, show
+from .render import context_document, context_view, facts_table, hits_table, memories_table, plural, show
 from .state import get_state
 
-__all__ = ["context", "facts", "forget", "recall", "remember"]
+__all__ = ["context", "facts", "forget", "memories", "recall", "remember"]
 
 
 def remember(
@@ -116,6 +117,35 @@ def forget(
     whose = f"owned by {user}" if user is not None else "of the agent's own"
     cleared = Text(f"Memories cleared: forgot {plural(count, 'fact')} {whose}; other users' facts are untouched.")
     show(state.json, {"forgotten": count, "user": user}, cleared)
+
+
+def memories(
+    ctx: typer.Context,
+    delete: Annotated[int | None, typer.Option("--delete", help="Delete this memory (its id).")] = None,
+    purge: Annotated[bool, typer.Option("--purge", help="Delete every memory of the agent.")] = False,
+    limit: Annotated[int | None, typer.Option("--limit", "-l", help="List at most N, newest first.")] = None,
+) -> None:
+    """List the agent's memories (made when a conversation ends), or delete one or all of them.
+
+    Examples:
+
+        memlane --agent support-bot memories
+
+        memlane --agent support-bot memories --delete 12
+
+        memlane --agent support-bot memories --purge
+    """
+    if delete is not None and purge:
+        raise typer.BadParameter("give --delete ID or --purge, not both")
+    state = get_state(ctx)
+    with state.open() as mem:
+        if delete is not None or purge:
+            count = purge_memories(mem, delete)
+            what = f"memory #{delete}" if delete is not None else ("1 memory" if count == 1 else f"{count} memories")
+            show(state.json, {"deleted": count}, Text(f"Deleted {what}."))
+            return
+        found = list_memories(mem, limit)
+    show(state.json, {"memories": found}, memories_table(found) if found else Text("No memories yet."))
 
 
 def recall(

@@ -18,7 +18,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from memlane import Context, Fact, Hit, Message, Thread
+from memlane import Context, Fact, Hit, Message, Summary, Thread
 from memlane.store import StoreStatus
 
 __all__ = [
@@ -160,6 +160,16 @@ def facts_table(facts: Sequence[Fact], title: str = "Facts") -> Table:
             f.visibility,
             Text.assemble(f.content, about),
         )
+    return table
+
+
+def memories_table(memories: Sequence[Summary]) -> Table:
+    """The agent's memories, newest first, with when each was made and how (llm or extractive)."""
+    table = Table(title="Memories")
+    for name in ("id", "created", "method", "memory"):
+        table.add_column(name, justify="right" if name == "id" else "left")
+    for m in memories:
+        table.add_row(str(m.id), when(m.created_at), m.method, Text(m.content))
     return table
 
 
