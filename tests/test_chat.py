@@ -127,7 +127,8 @@ def test_without_an_llm_every_command_works(db: str) -> None:
         mem.run_jobs()
         [memory] = list_memories(mem)
         assert "green tea" in memory.content
-    assert "[Created: " in chat(db, "/memories\n").stdout
+    assert "[Created: " in chat(db, "/memories\n", "--user", "alice").stdout
+    assert "No memories yet" in chat(db, "/memories\n", "--user", "bob").stdout  # alice's conversation, hers
 
 
 def test_sessions_load_clear_and_forget(db: str) -> None:

@@ -83,7 +83,8 @@ def test_end_creates_exactly_one_memory_and_a_retry_does_not_duplicate(tmp_path:
         mem.run_jobs()
         [made] = list_memories(mem)
         assert made.content == "Alice planned project 1 with a Friday deadline. The plan has three steps."
-        assert (made.thread, made.owner, made.method, made.from_seq, made.to_seq) == ("t1", None, "llm", 1, 2)
+        assert (made.thread, made.owner, made.method, made.from_seq, made.to_seq) == ("t1", "alice", "llm", 1, 2)
+        assert made.metadata["users"] == ["alice"]  # a conversation of one user: a memory of hers
         # The same job again (a worker died after storing), the handler again, and ending again: still one.
         mem.pipeline.run_job(job)
         assert create_memory(mem, "t1") is None
@@ -257,6 +258,27 @@ def test_context_shows_memories_newest_first_with_dates_within_their_share(tmp_p
         small = mem.context("now", user="alice", budget=300)
         small_lines = dict(small.extra_sections).get(memories.SECTION_TITLE, [])
         assert len(small_lines) < len(lines) and small.tokens <= 300
+
+
+def test_the_cap_holds_per_audience_so_one_user_never_evicts_or_absorbs_anothers(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    ids = ten_memories(tmp_path / "m.db", clock)  # alice's, at the cap
+    with open_memory(tmp_path / "m.db", clock) as mem:
+        for n in range(3):
+            mem.add_message(f"bob-{n}", "user", f"Bob ordered part {n} for the bike repair.", user="bob")
+            mem.end(f"bob-{n}")
+            mem.run_jobs()
+        mine = {s.id for s in list_memories(mem) if s.owner == "alice"}
+        assert mine == set(ids)  # bob's memories did not push out alice's
+        assert len([s for s in list_memories(mem) if s.owner == "bob"]) == 3
+        steps = compact(mem, cap=2, new_id=max(s.id for s in list_memories(mem) if s.owner == "bob"))
+        assert [s.method for s in steps] == ["fifo"] and {
+            s.id for s in list_memories(mem) if s.owner == "alice"
+        } == mine
+        assert all(
+            "bike" in line for line in dict(mem.context("bob-0", user="bob").extra_sections)[memories.SECTION_TITLE]
+        )
 
 
 def test_memories_are_isolated_per_agent(tmp_path: Path, clock: FakeClock) -> None:

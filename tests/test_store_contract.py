@@ -699,6 +699,39 @@ def test_context_never_shows_another_users_private_facts(mem: Memory, peanut_fac
     assert "sandwich" not in text  # Bob's conversation is not recalled for Alice
 
 
+def test_memories_are_seen_only_by_the_users_of_their_conversation(mem: Memory) -> None:
+    """A memory made when a conversation ends reaches the people of that conversation only: in context()
+    and in recall(), also after the conversation is deleted; a conversation without users is the agent's."""
+    mem.add_message("alice-only", "user", "My locker code is 4512, keep it between us", user="alice")
+    mem.add_message("offsite", "user", "Our team offsite is in Porto this May", user="alice")
+    mem.add_message("offsite", "user", "I booked the Porto hotel for the offsite", user="bob")
+    mem.add_message("kiosk", "user", "The lobby kiosk restarts every night at two")
+    for thread in ("alice-only", "offsite", "kiosk"):
+        mem.end(thread)
+    mem.run_jobs()
+    mem.add_message("later", "user", "hello again", user="carol")
+
+    def shown(user: str | None) -> set[str]:
+        text = mem.context("later", user=user, budget=3000).system_text()
+        return {word for word in ("locker", "Porto", "kiosk") if word in text}
+
+    def recalled(user: str | None) -> set[str]:
+        hits = mem.recall("locker code Porto offsite kiosk restarts", user=user, limit=20, kinds=["summary"])
+        return {word for word in ("locker", "Porto", "kiosk") for h in hits if word in h.text}
+
+    assert shown("alice") == {"locker", "Porto", "kiosk"}
+    assert shown("bob") == {"Porto", "kiosk"}
+    assert shown("carol") == shown(None) == {"kiosk"}
+    assert recalled("bob") <= {"Porto", "kiosk"} and "Porto" in recalled("bob")
+    assert "locker" not in recalled("carol") and "Porto" not in recalled("carol")
+    for thread in ("alice-only", "offsite", "kiosk"):
+        mem.delete_thread(thread)
+    assert shown("alice") == {"locker", "kiosk"}  # the group's memory went with its conversation
+    assert shown("bob") == shown("carol") == {"kiosk"}
+    assert recalled("alice") == {"locker", "kiosk"}
+    assert recalled("bob") == recalled("carol") == {"kiosk"}
+
+
 def test_forget_all_deletes_only_what_the_user_owns(mem: Memory) -> None:
     other_agent = mem.for_agent("agent-b")
     alice_private = mem.remember("Alice private", user="alice")

@@ -62,7 +62,9 @@ class Settings(BaseSettings):
     embedder_base_url: str | None = None
     embedder_model: str | None = None
     embedder_api_key: str | None = None
-    memory_cap: int = Field(10, ge=1, description="Most memories an agent keeps (seed 001); compaction keeps it.")
+    memory_cap: int = Field(
+        10, ge=1, description="Most memories an agent keeps per audience (its own, a user's, a group's); compaction."
+    )
     search_preset: str = Field("default", description="Named search preset used by recall().")
     llm_provider: str | None = Field(None, description="openai, ollama, anthropic or none.")
     llm_base_url: str | None = None

@@ -22,7 +22,7 @@ from rich.text import Text
 from memlane import Memory
 from memlane.errors import MemlaneError, ProviderError
 from memlane.llm import ChatMessage
-from memlane.pipeline.memories import format_memory, list_memories
+from memlane.pipeline.memories import format_memory, visible_memories
 from memlane.pipeline.profile import profile_of
 from memlane.validation import check_optional_key
 
@@ -310,7 +310,7 @@ class ChatSession:
 
     def memories(self, arg: str) -> None:
         """/memories"""
-        found = list_memories(self.mem)
+        found = visible_memories(self.mem, self.user)
         if not found:
             self.say("No memories yet; /end makes one of this conversation.")
             return

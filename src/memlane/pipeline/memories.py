@@ -75,6 +75,7 @@ __all__ = [
     "MemoryText",
     "after_end",
     "ask_at",
+    "audience_of",
     "compact",
     "context_sections",
     "create_memory",
@@ -84,6 +85,7 @@ __all__ = [
     "purge_memories",
     "render_memories",
     "run",
+    "visible_memories",
 ]
 
 logger = logging.getLogger("memlane.pipeline.memories")
@@ -149,10 +151,33 @@ HANDLERS: dict[str, Callable[[Pipeline, Job], None]] = {JOB_KIND: run}
 
 
 def context_sections(pipeline: Pipeline, thread: str, user: str | None, query: str | None) -> list[Section]:
-    """The agent's memories in seed 001's format (``[Created: 2025-10-10] …``), newest first."""
+    """The memories ``user`` may see (:func:`visible_memories`) in seed 001's format (``[Created: 2025-10-10]
+    …``), newest first."""
     memory = pipeline.memory
-    lines = [format_memory(s) for s in list_memories(memory, limit=memory_cap(memory.settings))]
+    lines = [format_memory(s) for s in visible_memories(memory, user)[: memory_cap(memory.settings)]]
     return [Section(SECTION_TITLE, lines, share=SECTION_SHARE)] if lines else []
+
+
+def audience_of(s: Summary) -> tuple[str, ...]:
+    """Who may see a memory: the users of the conversation it was made from (none: every user of the agent).
+
+    A conversation of one user gives a memory that user owns (``owner``), which the store keeps private
+    in every search; one of several users gives an owner-less memory of that thread, which the store
+    shows to the thread's users, and whose users are kept in ``metadata["users"]``. Memories made before
+    memlane recorded them have neither and stay the agent's.
+    """
+    if s.owner is not None:
+        return (s.owner,)
+    users = s.metadata.get("users")
+    return tuple(str(u) for u in users) if isinstance(users, list) else ()
+
+
+def visible_memories(memory: Memory, user: str | None) -> list[Summary]:
+    """The memories ``user`` may see, newest first: their own, the agent's, and those of group
+    conversations they took part in; without a user, the agent's only."""
+    owners: list[str | None] = [None] if user is None else [user, None]
+    found = memory.store.summaries(memory.agent, thread=None, kind=SUMMARY_KIND, limit=None, owners=owners)
+    return [s for s in found if not audience_of(s) or (user is not None and user in audience_of(s))]
 
 
 # -- creating ---------------------------------------------------------------------------------------
@@ -178,6 +203,10 @@ def create_memory(memory: Memory, thread: str, *, final_attempt: bool = False) -
     if not messages:
         return None
     text, method, metadata = _write(memory, thread, messages, after, final_attempt=final_attempt)
+    found = store.get_thread(agent, thread)
+    users = sorted(found.users) if found is not None else []
+    metadata["users"] = users  # who may see it (see audience_of)
+    owner = users[0] if len(users) == 1 else None
     try:
         vectors = memory._embed([text])
     except ProviderError:
@@ -187,7 +216,7 @@ def create_memory(memory: Memory, thread: str, *, final_attempt: bool = False) -
     summary, created = store.add_summary(
         agent,
         thread,
-        NewSummary(SUMMARY_KIND, text, after + 1, messages[-1].seq, None, method, metadata),
+        NewSummary(SUMMARY_KIND, text, after + 1, messages[-1].seq, owner, method, metadata),
         memory._now(),
         vector=None if vectors is None else vectors[0],
     )
@@ -236,7 +265,8 @@ class CompactionStep:
 
 
 def compact(memory: Memory, cap: int | None = None, *, new_id: int | None = None) -> list[CompactionStep]:
-    """Bring the agent's memories down to ``cap`` (default :func:`memory_cap`); returns the steps taken.
+    """Bring the memories of the new memory's audience (:func:`audience_of`: the agent's own, one user's or
+    one group's) down to ``cap`` (default :func:`memory_cap`); returns the steps taken.
 
     ``new_id`` names the memory just created (default: the newest). At most :data:`MAX_LLM_DECISIONS`
     decisions are asked of the LLM; after an LLM failure, and beyond that, FIFO.
@@ -247,7 +277,17 @@ def compact(memory: Memory, cap: int | None = None, *, new_id: int | None = None
     limit = memory_cap(memory.settings) if cap is None else cap
     steps: list[CompactionStep] = []
     asks_left = MAX_LLM_DECISIONS if memory.llm is not None else 0
-    memories = list_memories(memory)
+    every = list_memories(memory)
+    if not every:
+        return steps
+    # The cap holds per audience (the agent's own memories, each user's, each group's): a memory is only
+    # ever merged with, or makes room among, memories the same people may see.
+    audience = audience_of(next((m for m in every if m.id == new_id), every[0]))
+
+    def listed() -> list[Summary]:
+        return [m for m in list_memories(memory) if audience_of(m) == audience]
+
+    memories = listed()
     start = len(memories)
     for _ in range(max(0, start - limit) + 3):  # each step removes one; a few spare for concurrent writers
         if len(memories) <= limit:
@@ -267,7 +307,7 @@ def compact(memory: Memory, cap: int | None = None, *, new_id: int | None = None
             step = _fifo(memory, memories, "over the cap")
         steps.append(step)
         logger.info("compacted memories of %s: %s memory %s (%s)", memory.agent, step.action, step.target, step.method)
-        memories = list_memories(memory)
+        memories = listed()
     count = len(memories)
     if count > limit:
         raise StorageError(f"compaction left {count} memories for agent {memory.agent!r}, above the cap of {limit}")
@@ -321,7 +361,7 @@ def _replace(memory: Memory, target: Summary, content: str, reason: str) -> Summ
     summary, _ = memory.store.add_summary(
         memory.agent,
         target.thread,
-        NewSummary(SUMMARY_KIND, content, target.from_seq, target.to_seq, None, "llm", metadata),
+        NewSummary(SUMMARY_KIND, content, target.from_seq, target.to_seq, target.owner, "llm", metadata),
         target.created_at,
         vector=None if vectors is None else vectors[0],
     )

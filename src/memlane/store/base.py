@@ -315,8 +315,16 @@ class Store(ABC):
 
     # -- summaries ------------------------------------------------------------------------------
     @abstractmethod
-    def summaries(self, agent: str, *, thread: str | None, kind: str | None, limit: int | None) -> list[Summary]:
-        """Summaries, newest first."""
+    def summaries(
+        self,
+        agent: str,
+        *,
+        thread: str | None,
+        kind: str | None,
+        limit: int | None,
+        owners: Sequence[str | None] | None = None,
+    ) -> list[Summary]:
+        """Summaries, newest first; with ``owners``, only those owned by one of them (None: owner-less)."""
 
     @abstractmethod
     def get_summaries(self, agent: str, ids: Sequence[int]) -> list[Summary]:

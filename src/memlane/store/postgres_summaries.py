@@ -25,7 +25,15 @@ __all__ = ["PostgresSummaries"]
 class PostgresSummaries(PostgresHost):
     """Summary methods of the store contract."""
 
-    def summaries(self, agent: str, *, thread: str | None, kind: str | None, limit: int | None) -> list[Summary]:
+    def summaries(
+        self,
+        agent: str,
+        *,
+        thread: str | None,
+        kind: str | None,
+        limit: int | None,
+        owners: Sequence[str | None] | None = None,
+    ) -> list[Summary]:
         def read(conn: Conn) -> list[Summary]:
             agent_id = self._agent_id(conn, agent)
             if agent_id is None:
@@ -36,6 +44,9 @@ class PostgresSummaries(PostgresHost):
                 where.add("t.key = %s", thread)
             if kind is not None:
                 where.add("s.kind = %s", kind)
+            if owners is not None:
+                named = [o for o in owners if o is not None]
+                where.add("(s.owner = ANY(%s::text[]) OR (%s::boolean AND s.owner IS NULL))", named, None in owners)
             query = sql.SQL("{} WHERE {} ORDER BY s.created_at DESC, s.id DESC LIMIT %s").format(
                 sql.SQL(SUMMARY_SELECT),
                 where.sql(),

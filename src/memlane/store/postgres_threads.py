@@ -272,8 +272,12 @@ class PostgresThreads(PostgresHost):
 
 
 def _detach_memories(conn: Conn, thread_ids: Sequence[int]) -> None:
-    """Keep the agent's memories (summaries of kind 'memory' last until purged) when their thread goes."""
+    """Keep the agent's memories (summaries of kind 'memory' last until purged) when their thread goes:
+    those of a conversation without users and those a user owns; the owner-less memory of a conversation
+    of several users goes with it, as in the SQLite backend."""
     if thread_ids:
         conn.execute(
-            "UPDATE summaries SET thread_id = NULL WHERE kind = 'memory' AND thread_id = ANY(%s)", (list(thread_ids),)
+            "UPDATE summaries s SET thread_id = NULL WHERE s.kind = 'memory' AND s.thread_id = ANY(%s) "
+            "AND (s.owner IS NOT NULL OR NOT EXISTS (SELECT 1 FROM thread_users u WHERE u.thread_id = s.thread_id))",
+            (list(thread_ids),),
         )

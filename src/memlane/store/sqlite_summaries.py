@@ -25,7 +25,15 @@ __all__ = ["SQLiteSummaries"]
 class SQLiteSummaries(SQLiteHost):
     """Summary methods of the store contract."""
 
-    def summaries(self, agent: str, *, thread: str | None, kind: str | None, limit: int | None) -> list[Summary]:
+    def summaries(
+        self,
+        agent: str,
+        *,
+        thread: str | None,
+        kind: str | None,
+        limit: int | None,
+        owners: Sequence[str | None] | None = None,
+    ) -> list[Summary]:
         agent_id = self._agent_id(agent)
         if agent_id is None:
             return []
@@ -40,6 +48,12 @@ class SQLiteSummaries(SQLiteHost):
         if kind is not None:
             sql += " AND s.kind = ?"
             params.append(kind)
+        if owners is not None:
+            named = [o for o in owners if o is not None]
+            either = [f"s.owner IN ({','.join('?' * len(named))})"] if named else []
+            either += ["s.owner IS NULL"] if None in owners else []
+            sql += " AND (" + (" OR ".join(either) or "0") + ")"
+            params += named
         sql += " ORDER BY s.created_at DESC, s.id DESC LIMIT ?"
         params.append(-1 if limit is None else limit)
         return [summary_row(r) for r in self._query(sql, params)]

@@ -97,8 +97,18 @@ def _index_messages(
 
 
 def _detach_memories(conn: sqlite3.Connection, where: str, params: tuple[Any, ...]) -> None:
-    """Keep the agent's memories (seed 001: they last until purged) when their thread goes away."""
-    ids = [r[0] for r in conn.execute(f"SELECT id FROM summaries WHERE kind = 'memory' AND {where}", params)]  # noqa: S608
+    """Keep the agent's memories (seed 001: they last until purged) when their thread goes away: those
+    of a conversation without users (the agent's) and those a user owns. The owner-less memory of a
+    conversation of several users goes with it: once the thread and its users are gone, nothing would
+    say who may see it (see ``memlane.pipeline.memories.audience_of``)."""
+    ids = [
+        r[0]
+        for r in conn.execute(
+            f"SELECT id FROM summaries WHERE kind = 'memory' AND {where} AND (owner IS NOT NULL OR NOT EXISTS "  # noqa: S608
+            "(SELECT 1 FROM thread_users u WHERE u.thread_id = summaries.thread_id))",
+            params,
+        )
+    ]
     if not ids:
         return
     marks = ",".join("?" * len(ids))
