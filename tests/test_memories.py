@@ -281,6 +281,23 @@ def test_the_cap_holds_per_audience_so_one_user_never_evicts_or_absorbs_anothers
         )
 
 
+def test_a_memory_stored_before_its_users_were_recorded_is_shown_to_its_threads_users_only(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    with open_memory(tmp_path / "m.db", clock) as mem:
+        mem.add_message("alice-only", "user", "My locker code is 4512.", user="alice")
+        mem.store.add_summary(  # as the pipeline wrote memories before: no owner, no users
+            "bot",
+            "alice-only",
+            NewSummary("memory", "Alice's locker code is 4512.", 1, 1, None, "extractive", {}),
+            clock(),
+        )
+        mem.add_message("later", "user", "hi", user="bob")
+        assert [s.content for s in memories.visible_memories(mem, "alice")] == ["Alice's locker code is 4512."]
+        assert memories.visible_memories(mem, "bob") == memories.visible_memories(mem, None) == []
+        assert "locker" not in mem.context("later", user="bob").system_text()
+
+
 def test_memories_are_isolated_per_agent(tmp_path: Path, clock: FakeClock) -> None:
     with open_memory(tmp_path / "m.db", clock, agent="app-a") as a, a.for_agent("app-b") as b:
         a.add_message("t", "user", "Remember the launch code word is PELICAN.", user="alice")

@@ -163,8 +163,8 @@ def audience_of(s: Summary) -> tuple[str, ...]:
 
     A conversation of one user gives a memory that user owns (``owner``), which the store keeps private
     in every search; one of several users gives an owner-less memory of that thread, which the store
-    shows to the thread's users, and whose users are kept in ``metadata["users"]``. Memories made before
-    memlane recorded them have neither and stay the agent's.
+    shows to the thread's users, and whose users are kept in ``metadata["users"]``. A memory made before
+    memlane recorded them has neither: :func:`visible_memories` asks its thread, if it still has one.
     """
     if s.owner is not None:
         return (s.owner,)
@@ -177,7 +177,17 @@ def visible_memories(memory: Memory, user: str | None) -> list[Summary]:
     conversations they took part in; without a user, the agent's only."""
     owners: list[str | None] = [None] if user is None else [user, None]
     found = memory.store.summaries(memory.agent, thread=None, kind=SUMMARY_KIND, limit=None, owners=owners)
-    return [s for s in found if not audience_of(s) or (user is not None and user in audience_of(s))]
+    threads: dict[str, tuple[str, ...]] = {}
+
+    def audience(s: Summary) -> tuple[str, ...]:
+        if "users" in s.metadata or s.owner is not None or s.thread is None:
+            return audience_of(s)
+        if s.thread not in threads:  # an older memory: the users of its thread
+            thread = memory.store.get_thread(memory.agent, s.thread)
+            threads[s.thread] = tuple(thread.users) if thread is not None else ()
+        return threads[s.thread]
+
+    return [s for s in found if not audience(s) or (user is not None and user in audience(s))]
 
 
 # -- creating ---------------------------------------------------------------------------------------
