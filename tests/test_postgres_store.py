@@ -485,7 +485,7 @@ def test_a_large_store_searches_messages_without_its_most_common_words(store: Po
     messages, facts = found("zebra weather")
     assert messages == {"a zebra escaped in fine weather", "zebra crossing"}
     assert facts == {"the weather app is broken"}  # facts: every word
-    assert len(found("weather", 50)[0]) == 50  # only common words: they are searched all the same
+    assert len(found("weather", 50)[0]) == 50  # only common words: the least common of them are searched
     # and it no longer ranks either: the shorter message about a zebra comes first, as for "zebra" alone
     assert found("weather zebra", 1)[0] == found("zebra", 1)[0] == {"zebra crossing"}
 
