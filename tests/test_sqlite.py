@@ -381,10 +381,47 @@ def test_seed_002_yaml_config_works_as_written(tmp_path: Path, monkeypatch: pyte
         assert Path(mem.store.location) == user_home / ".harombe" / "memory.db"
         mem.add_message("session", "user", "hello")
         assert mem.context("session").budget == 4096
+        assert mem.settings.strategy == "simple"
     assert (user_home / ".harombe" / "memory.db").is_file()
 
     monkeypatch.setenv("MEMLANE_CONFIG", str(config))  # the same file found through the environment
     assert load_settings().max_history_tokens == 4096
+
+
+@pytest.mark.parametrize("strategy", ["simple", "summarization", "hybrid"])
+def test_the_strategy_decides_what_context_holds_besides_the_newest_messages(tmp_path: Path, strategy: str) -> None:
+    """Seed 002: simple = the newest messages that fit (no summaries are even made), summarization = with
+    the rolling summaries, hybrid (memlane's default) = with facts, recalled items and memories too."""
+    settings = load_settings(
+        embedder="none",
+        worker="none",
+        strategy=strategy,
+        summarize_after=4,
+        summarize_batch=2,
+        max_messages_in_context=3,
+    )
+    with Memory(tmp_path / "m.db", settings=settings) as mem:
+        for n in range(8):
+            mem.add_message("s", "user", f"note {n} about the garden shed", user="ann")
+        mem.remember("Ann's shed is green", user="ann")
+        mem.run_jobs()
+        ctx = mem.context("s", query="garden shed", user="ann", budget=2000)
+        made = mem.summaries("s", kind="rolling")
+        assert bool(made) == (strategy != "simple")
+        assert bool(ctx.summaries) == (strategy != "simple")
+        assert bool(ctx.facts) == (strategy == "hybrid")
+        assert [m.content for m in ctx.messages][-1] == "note 7 about the garden shed"
+
+
+def test_a_config_that_turns_memory_off_or_names_an_unknown_strategy_is_refused(tmp_path: Path) -> None:
+    off = tmp_path / "off.yaml"
+    off.write_text("memory:\n  enabled: false\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="enabled"):
+        load_settings(off)
+    bogus = tmp_path / "bogus.yaml"
+    bogus.write_text("memory:\n  strategy: clever\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="strategy"):
+        load_settings(bogus)
 
 
 def test_precedence_code_then_env_then_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

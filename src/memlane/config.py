@@ -44,6 +44,11 @@ class Settings(BaseSettings):
     encoding: str | None = Field(None, description="Tokenizer encoding (cl100k_base, o200k_base); else by model.")
     max_history_tokens: int = Field(4000, ge=64, description="Default token budget of context() (seed 002).")
     max_messages_in_context: int = Field(50, ge=1, description="Most recent messages context() considers.")
+    strategy: Literal["simple", "summarization", "hybrid"] = Field(
+        "hybrid",
+        description="What context() holds besides the newest messages (seed 002): simple nothing (and no "
+        "summaries are made), summarization the rolling summaries, hybrid also facts, recalled items, memories.",
+    )
     summarize_after: int = Field(30, ge=2, description="Unsummarized messages that trigger a summary.")
     summarize_batch: int = Field(20, ge=1, description="Messages per rolling summary.")
     auto_prune_days: int = Field(0, ge=0, description="Delete threads idle this many days on open; 0 = never.")
@@ -163,7 +168,13 @@ def read_config_file(path: Path) -> dict[str, Any]:
             data = {**{k: v for k, v in data.items() if k != section}, **data[section]}
     if "storage_path" in data and "database" not in data:  # seed 002's name for it
         data["database"] = data.pop("storage_path")
-    return {k: v for k, v in data.items() if k not in ("enabled", "strategy")}
+    enabled = data.pop("enabled", True)  # seed 002's switch: memlane on a config that turns memory off is a mistake
+    if enabled is not True:
+        raise ConfigError(
+            f"config file {path} says enabled: {enabled!r}; memlane does not run with memory turned off "
+            "(leave memlane out, or set enabled: true)"
+        )
+    return dict(data)
 
 
 def load_settings(config_file: str | Path | None = None, **overrides: Any) -> Settings:

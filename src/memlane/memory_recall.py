@@ -152,7 +152,9 @@ class RecallMixin(MemoryBase):
         of what the recent window does not show, facts ``user`` may see (the most relevant to ``query``
         first), messages and rolling summaries recalled for ``query`` from outside the recent window (from
         the threads ``user`` took part in; without ``user``, those of the thread's only user, else from
-        this thread alone), the pipeline's sections, and as many recent messages as fit.
+        this thread alone), the pipeline's sections, and as many recent messages as fit. The ``strategy``
+        setting trims this: ``summarization`` keeps the prompt, the summaries and the recent messages,
+        ``simple`` the prompt and the recent messages only (seed 002's windowing).
 
         Raises:
             InvalidInput: bad budget, or the system prompt alone exceeds it.
@@ -166,10 +168,16 @@ class RecallMixin(MemoryBase):
         prompt = system_prompt if system_prompt is not None else (info.system_prompt if info else "") or ""
         recent = self.store.messages(self.agent, key, limit=self.settings.max_messages_in_context)
         # A few more than shown: those the recent window repeats word for word are left out below.
-        summaries = self.store.summaries(self.agent, thread=key, kind="rolling", limit=2 * _CONTEXT_SUMMARIES)
-        facts = self._context_facts(viewer, query)
-        hits = self._context_recall(query, key, viewer, info, summaries)
-        sections = self.pipeline.context_sections(key, viewer, query)
+        strategy = self.settings.strategy
+        summaries = (
+            []
+            if strategy == "simple"
+            else self.store.summaries(self.agent, thread=key, kind="rolling", limit=2 * _CONTEXT_SUMMARIES)
+        )
+        full = strategy == "hybrid"
+        facts = self._context_facts(viewer, query) if full else []
+        hits = self._context_recall(query, key, viewer, info, summaries) if full else []
+        sections = self.pipeline.context_sections(key, viewer, query) if full else []
 
         def build(exclude: set[int], window_from: int | None) -> Context:
             # A summary whose whole range is in the recent window says again what the window shows.

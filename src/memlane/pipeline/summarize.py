@@ -91,7 +91,9 @@ def _job(agent: str, thread: str) -> NewJob:
 
 def after_messages(pipeline: Pipeline, thread: str, items: Sequence[NewMessage]) -> list[NewJob]:
     """One ``summarize`` job for the thread: cheap to queue, deduplicated while pending; its handler
-    decides whether a summary is due."""
+    decides whether a summary is due. None with the ``simple`` strategy (its context shows no summaries)."""
+    if pipeline.memory.settings.strategy == "simple":
+        return []
     return [_job(pipeline.memory.agent, thread)]
 
 
