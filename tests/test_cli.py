@@ -215,10 +215,81 @@ def test_remember_facts_forget(db: str) -> None:
 
     forgotten = js(db, "forget", str(bob["id"]), "--user", "bob")
     assert forgotten["forgotten"] == 1 and forgotten["fact"]["content"] == "Bob prefers tea"
-    assert js(db, "forget", "--all", "--user", "alice") == {"forgotten": 2, "user": "alice"}
+    assert js(db, "forget", "--all", "--user", "alice") == {
+        "forgotten": 2,
+        "user": "alice",
+        "subject": None,
+        "category": None,
+        "thread": None,
+    }
     assert ids("--all-users") == {agent["id"]}
     assert "forgot 1 fact" in run("--db", db, "forget", "--all").stdout
     assert ids("--all-users") == set()
+
+
+def test_facts_filter_on_visibility_and_thread(db: str) -> None:
+    private = js(db, "remember", "Alice is vegan", "--user", "alice", "--thread", "dinner")
+    shared = js(db, "remember", "Dinner is at 8", "--user", "alice", "--visibility", "shared", "--thread", "dinner")
+    elsewhere = js(db, "remember", "Alice runs on Sundays", "--user", "alice", "--thread", "sport")
+
+    def ids(*args: str) -> set[int]:
+        return {f["id"] for f in js(db, "facts", "--user", "alice", *args)["facts"]}
+
+    assert ids() == {private["id"], shared["id"], elsewhere["id"]}
+    assert ids("--visibility", "shared") == {shared["id"]}
+    assert ids("--visibility", "private") == {private["id"], elsewhere["id"]}
+    assert ids("--thread", "dinner") == {private["id"], shared["id"]}
+    assert ids("--thread", "dinner", "--visibility", "private") == {private["id"]}
+    assert ids("--thread", "nowhere") == set()
+    human = run("--db", db, "facts", "--user", "alice", "--thread", "sport").stdout
+    assert "Alice runs on Sundays" in human and "vegan" not in human
+
+
+def test_forget_all_narrowed_by_subject_category_and_thread(db: str) -> None:
+    def remember(text: str, *args: str) -> int:
+        fact: dict[str, Any] = js(db, "remember", text, "--user", "alice", *args)
+        return int(fact["id"])
+
+    tea = remember("Alice prefers tea", "--category", "preference", "--thread", "cafe")
+    coffee = remember("Alice hates coffee", "--category", "preference", "--thread", "office")
+    sister = remember("Maria moves to Porto", "--subject", "maria", "--thread", "cafe")
+    job = remember("Alice is a nurse", "--thread", "office")
+    bobs = js(db, "remember", "Bob prefers tea", "--user", "bob", "--category", "preference", "--thread", "cafe")
+
+    def left() -> set[int]:
+        return {f["id"] for f in js(db, "facts", "--all-users")["facts"]}
+
+    narrowed = js(db, "forget", "--all", "--user", "alice", "--category", "preference", "--thread", "cafe")
+    assert narrowed == {"forgotten": 1, "user": "alice", "subject": None, "category": "preference", "thread": "cafe"}
+    assert left() == {coffee, sister, job, bobs["id"]}
+    assert js(db, "forget", "--all", "--user", "alice", "--subject", "maria")["forgotten"] == 1
+    assert left() == {coffee, job, bobs["id"]}
+    human = run("--db", db, "forget", "--all", "--user", "alice", "--thread", "office").stdout
+    assert "forgot 2 facts owned by alice (thread office)" in human
+    assert left() == {bobs["id"]}  # Bob's fact in the same thread and category is untouched
+    assert tea not in left()
+
+
+def test_recall_filters_on_kinds_and_time(db: str) -> None:
+    # Two threads, so each message is a hit of its own (not a neighbour shown with the other).
+    old = js(db, "add", "t1", "user", "Python in 2021", "--user", "alice", "--created-at", "2021-06-01T12:00:00Z")
+    new = js(db, "add", "t2", "user", "Python in 2023", "--user", "alice", "--created-at", "2023-06-01T12:00:00")
+    fact = js(db, "remember", "Alice codes in Python", "--user", "alice")
+
+    def hits(*args: str) -> set[tuple[str, int]]:
+        return {(h["kind"], h["id"]) for h in js(db, "recall", "python", "--user", "alice", *args)["hits"]}
+
+    everything = {("message", old["id"]), ("message", new["id"]), ("fact", fact["id"])}
+    assert hits() == everything
+    assert hits("--kinds", "fact") == {("fact", fact["id"])}
+    assert hits("--kinds", "message", "--kinds", "summary") == everything - {("fact", fact["id"])}
+    assert hits("--kinds", "message, fact") == everything
+    assert hits("--since", "2022-01-01") == {("message", new["id"]), ("fact", fact["id"])}
+    assert hits("--until", "2022-01-01") == {("message", old["id"])}
+    assert hits("--since", "2021-06-01T12:00:00+00:00", "--until", "2023-06-01T12:00:00Z") == {("message", old["id"])}
+    assert hits("--kinds", "fact", "--until", "2022-01-01") == set()
+    human = run("--db", db, "recall", "python", "--user", "alice", "--kinds", "fact").stdout
+    assert "Alice codes in Python" in human and "Python in 2021" not in human
 
 
 def test_recall_respects_scope(db: str) -> None:
@@ -339,6 +410,14 @@ ERROR_CASES = [
     pytest.param(["add", "t", "user", "hi", "--metadata", "{oops"], 2, "metadata", id="bad-metadata"),
     pytest.param(["threads", "--status", "closed"], 2, "status", id="bad-status"),
     pytest.param(["context", "t", "--budget", "0"], 2, "budget", id="bad-budget"),
+    pytest.param(["recall", "x", "--kinds", "message,memo"], 2, "unknown kinds ['memo']", id="recall-bad-kind"),
+    pytest.param(["recall", "x", "--since", "yesterday"], 2, "--since is not an ISO-8601", id="recall-bad-since"),
+    pytest.param(["recall", "x", "--until", "2024-13-01"], 2, "--until is not an ISO-8601", id="recall-bad-until"),
+    pytest.param(["facts", "--visibility", "public"], 2, "visibility must be", id="facts-bad-visibility"),
+    pytest.param(["facts", "--thread", " "], 2, "--thread must not be empty", id="facts-bad-thread"),
+    pytest.param(["forget", "--all", "--category", "Bad Cat"], 2, "category must be", id="forget-bad-category"),
+    pytest.param(["forget", "--all", "--subject", ""], 2, "--subject must not be empty", id="forget-bad-subject"),
+    pytest.param(["forget", "--all", "--thread", " "], 2, "--thread must not be empty", id="forget-bad-thread"),
     pytest.param(["import", "missing.jsonl"], 2, "cannot open", id="missing-import-file"),
     pytest.param(["--config", "missing.toml", "threads"], 5, "missing.toml", id="missing-config"),
 ]
@@ -366,6 +445,7 @@ def test_forbidden_and_storage_errors(db: str, tmp_path: Path) -> None:
 def test_usage_errors_exit_2(db: str) -> None:
     assert "FACT_ID or --all" in run("--db", db, "forget", code=2).stderr
     assert "FACT_ID or --all" in run("--db", db, "forget", "1", "--all", code=2).stderr
+    assert "only narrow --all" in run("--db", db, "forget", "1", "--category", "fact", code=2).stderr
     run("--db", db, "add", "only-thread", code=2)
     run("--db", db, "remember", "x", "--importance", "high", code=2)
     run("--db", db, "no-such-command", code=2)

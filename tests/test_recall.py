@@ -377,3 +377,18 @@ def test_boosts_add_a_share_of_the_best_score_and_lift_neighbours_of_good_matche
     assert [f.id for f in near] == [1, 4, 9, 5]  # 4 sits three turns from the best match, 9 is alone
     assert near[1].score == pytest.approx(0.45 + 0.3 * 0.25)
     assert rerank.boost_neighbours(found, 0.0) == found
+
+
+def test_a_time_window_must_be_datetimes_in_order_and_naive_times_are_utc(fake_mem: Memory) -> None:
+    fake_mem.add_message("t", "user", "the boiler was serviced", created_at=datetime(2026, 3, 1, 12, tzinfo=UTC))
+    naive = fake_mem.recall("boiler", since=datetime(2026, 3, 1), until=datetime(2026, 3, 2))
+    aware_ = fake_mem.recall("boiler", since=datetime(2026, 3, 1, tzinfo=UTC), until=datetime(2026, 3, 2, tzinfo=UTC))
+    assert [h.id for h in naive] == [h.id for h in aware_] and naive
+    with pytest.raises(InvalidInput, match="before"):
+        fake_mem.recall("boiler", since=datetime(2026, 3, 2, tzinfo=UTC), until=datetime(2026, 3, 1, tzinfo=UTC))
+    with pytest.raises(InvalidInput, match="datetime"):
+        fake_mem.recall("boiler", since="2026-03-01")  # type: ignore[arg-type]
+    with pytest.raises(InvalidInput):
+        fake_mem.facts(thread="")
+    with pytest.raises(InvalidInput):
+        fake_mem.forget_all("alice", subject=" ")

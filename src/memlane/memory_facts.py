@@ -91,10 +91,10 @@ class FactsMixin(MemoryBase):
         flt = FactFilter(
             user=check_optional_key(user, "user"),
             all_users=all_users,
-            subject=subject,
+            subject=check_optional_key(subject, "subject"),
             category=None if category is None else check_category(category),
             visibility=None if visibility is None else check_visibility(visibility),
-            thread=thread,
+            thread=check_optional_key(thread, "thread"),
             include_superseded=include_superseded,
         )
         return self.store.list_facts(self.agent, flt, limit=limit, offset=offset)
@@ -173,9 +173,9 @@ class FactsMixin(MemoryBase):
         flt = FactFilter(
             user=check_optional_key(user, "user"),
             owned_only=True,
-            subject=subject,
+            subject=check_optional_key(subject, "subject"),
             category=None if category is None else check_category(category),
-            thread=thread,
+            thread=check_optional_key(thread, "thread"),
             include_superseded=True,
         )
         ids = [f.id for f in self.store.list_facts(self.agent, flt, limit=None)]

@@ -99,7 +99,8 @@ class RecallMixin(MemoryBase):
         group's hits in the order they happened.
 
         Raises:
-            InvalidInput: empty query, bad limit, kind, metadata filter or group_by. ConfigError: unknown preset.
+            InvalidInput: empty query, bad limit, kind, metadata filter or group_by; ``since`` not before
+                ``until``. ConfigError: unknown preset.
         """
         text = check_content(query, "query", self.settings.max_content_chars)
         check_positive(limit, "limit must be a positive integer")
@@ -109,6 +110,12 @@ class RecallMixin(MemoryBase):
         bad = [k for k in wanted if k not in KINDS]
         if bad:
             raise InvalidInput(f"unknown kinds {bad}; use {', '.join(KINDS)}")
+        for name, moment in (("since", since), ("until", until)):
+            if moment is not None and not isinstance(moment, datetime):
+                raise InvalidInput(f"{name} must be a datetime, not {type(moment).__name__}")
+        since, until = (None if since is None else aware(since)), (None if until is None else aware(until))
+        if since is not None and until is not None and since >= until:
+            raise InvalidInput(f"since ({since.isoformat()}) must be before until ({until.isoformat()})")
         scope = Scope(
             user=check_optional_key(user, "user"),
             thread=check_optional_key(thread, "thread"),

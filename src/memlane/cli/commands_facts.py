@@ -9,7 +9,7 @@ from rich.console import Group
 from rich.text import Text
 
 from ..pipeline.memories import list_memories, purge_memories
-from ..validation import check_metadata
+from ..validation import check_metadata, check_optional_key, check_timestamp
 from .render import context_document, context_view, facts_table, hits_table, memories_table, plural, show
 from .state import get_state
 
@@ -67,6 +67,8 @@ def facts(
     ] = None,
     subject: Annotated[str | None, typer.Option("--subject", "-s", help="Only facts about this subject.")] = None,
     category: Annotated[str | None, typer.Option("--category", "-c", help="Only facts of this category.")] = None,
+    visibility: Annotated[str | None, typer.Option("--visibility", help="Only private or only shared facts.")] = None,
+    thread: Annotated[str | None, typer.Option("--thread", "-t", help="Only facts learned in this thread.")] = None,
     all_users: Annotated[
         bool, typer.Option("--all-users", help="Every user's facts, private ones too (admin).")
     ] = False,
@@ -79,10 +81,21 @@ def facts(
         memlane facts --user alice
 
         memlane facts --all-users --category preference
+
+        memlane facts --user alice --visibility shared --thread general
     """
     state = get_state(ctx)
+    source = check_optional_key(thread, "--thread")
     with state.open() as mem:
-        found = mem.facts(user, subject=subject, category=category, all_users=all_users, limit=limit)
+        found = mem.facts(
+            user,
+            subject=subject,
+            category=category,
+            visibility=visibility,
+            thread=source,
+            all_users=all_users,
+            limit=limit,
+        )
     show(state.json, {"facts": found}, facts_table(found) if found else "No facts.")
 
 
@@ -95,28 +108,49 @@ def forget(
     user: Annotated[
         str | None, typer.Option("--user", "-u", help="Act as this user: only their own facts can be forgotten.")
     ] = None,
+    subject: Annotated[
+        str | None, typer.Option("--subject", "-s", help="With --all: only facts about this subject.")
+    ] = None,
+    category: Annotated[
+        str | None, typer.Option("--category", "-c", help="With --all: only facts of this category.")
+    ] = None,
+    thread: Annotated[
+        str | None, typer.Option("--thread", "-t", help="With --all: only facts learned in this thread.")
+    ] = None,
     purge: Annotated[bool, typer.Option("--purge", help="Also erase the facts' change history.")] = False,
 ) -> None:
-    """Forget one fact by id, or all of a user's facts with --all.
+    """Forget one fact by id, or all of a user's facts with --all (narrowed by --subject, --category, --thread).
 
     Examples:
 
         memlane forget 3 --user alice
 
         memlane forget --all --user alice
+
+        memlane forget --all --user alice --category preference --thread general
     """
     if (fact_id is None) == (not all_):
         raise typer.BadParameter("give either a FACT_ID or --all, not both and not neither")
+    if fact_id is not None and (subject, category, thread) != (None, None, None):
+        raise typer.BadParameter("--subject, --category and --thread only narrow --all")
+    # The core does not check these two filters; an empty one would silently match nothing.
+    about = check_optional_key(subject, "--subject")
+    source = check_optional_key(thread, "--thread")
     state = get_state(ctx)
     with state.open() as mem:
         if fact_id is not None:
             fact = mem.forget(fact_id, user=user, purge=purge)
             show(state.json, {"forgotten": 1, "fact": fact}, Text(f"Forgot fact #{fact.id}: {fact.content}"))
             return
-        count = mem.forget_all(user, purge=purge)
+        count = mem.forget_all(user, subject=about, category=category, thread=source, purge=purge)
     whose = f"owned by {user}" if user is not None else "of the agent's own"
-    cleared = Text(f"Memories cleared: forgot {plural(count, 'fact')} {whose}; other users' facts are untouched.")
-    show(state.json, {"forgotten": count, "user": user}, cleared)
+    filters = {"subject": about, "category": category, "thread": source}
+    narrowed = ", ".join(f"{name} {value}" for name, value in filters.items() if value is not None)
+    which = f" ({narrowed})" if narrowed else ""
+    cleared = Text(
+        f"Memories cleared: forgot {plural(count, 'fact')} {whose}{which}; other users' facts are untouched."
+    )
+    show(state.json, {"forgotten": count, "user": user, **filters}, cleared)
 
 
 def memories(
@@ -156,6 +190,16 @@ def recall(
     ] = None,
     thread: Annotated[str | None, typer.Option("--thread", "-t", help="Only this thread's messages.")] = None,
     limit: Annotated[int, typer.Option("--limit", "-l", help="At most N hits.")] = 5,
+    kinds: Annotated[
+        list[str] | None,
+        typer.Option("--kinds", help="Only these kinds: message, fact, summary (repeat, or separate by commas)."),
+    ] = None,
+    since: Annotated[
+        str | None, typer.Option("--since", help="Only items created at or after this ISO-8601 time (naive = UTC).")
+    ] = None,
+    until: Annotated[
+        str | None, typer.Option("--until", help="Only items created before this ISO-8601 time (naive = UTC).")
+    ] = None,
     metadata: Annotated[
         str | None,
         typer.Option(
@@ -170,11 +214,24 @@ def recall(
         memlane recall "what language does Alice like" --user alice
 
         memlane --json recall python --limit 3 --metadata '{"source": "slack"}'
+
+        memlane recall "trip plans" --user alice --kinds message,summary --since 2024-05-01 --until 2024-06-01
     """
     state = get_state(ctx)
     wanted = check_metadata(metadata, "--metadata") if metadata is not None else None
+    # Checked as `add --created-at` is; the core takes datetimes here and reports bad kinds itself.
+    start, end = check_timestamp(since, "--since"), check_timestamp(until, "--until")
     with state.open() as mem:
-        hits = mem.recall(query, user=user, thread=thread, limit=limit, metadata=wanted)
+        hits = mem.recall(
+            query,
+            user=user,
+            thread=thread,
+            limit=limit,
+            kinds=_kinds(kinds),
+            since=start,
+            until=end,
+            metadata=wanted,
+        )
     view = hits_table(hits, title=f"Recall: {query}") if hits else Text(f"Nothing found for {query!r}.")
     show(state.json, {"query": query, "user": user, "hits": hits}, view)
 
@@ -208,3 +265,10 @@ def context(
         assembled = mem.context(thread, query=query, user=user, budget=budget, system_prompt=system_prompt)
     document = context_document(assembled, thread=thread, user=user, query=query)
     show(state.json, document, Group(*context_view(assembled)))
+
+
+def _kinds(given: list[str] | None) -> list[str] | None:
+    """``--kinds`` as given, repeated or comma-separated (``message,fact``); None means every kind."""
+    if not given:  # typer passes an empty list when the option is absent
+        return None
+    return [kind.strip() for value in given for kind in value.split(",")]
