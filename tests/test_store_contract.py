@@ -393,6 +393,66 @@ def test_prune_deletes_only_idle_threads(mem: Memory, clock: Any) -> None:
         mem.prune(-1)
 
 
+def test_prune_messages_drops_old_messages_and_keeps_what_was_learned(store_url: str, clock: Any) -> None:
+    """Seed 003's retention: a busy thread loses its old messages (with their keyword and vector entries),
+    keeps its numbering, its summaries and the facts learned from them; other threads and agents are left
+    alone unless asked."""
+    from memlane.embeddings import FakeEmbedder
+
+    settings = load_settings(embedder="none", worker="none", summarize_after=3, summarize_batch=2)
+    with Memory(store_url, agent="a", settings=settings, embedder=FakeEmbedder(), clock=clock) as mem:
+        old = [
+            mem.add_message("chat", "user", text, user="alice")
+            for text in (
+                "The walrus at the harbour was huge today.",
+                "Everyone watched the walrus sleep on the pier.",
+                "The walrus barked at the ferry.",
+                "Then the walrus swam away.",
+            )
+        ]
+        side_old = mem.add_message("side", "user", "A walrus story from the side channel.")
+        mem.for_agent("b").add_message("chat", "user", "Agent b saw a walrus too.")
+        mem.run_jobs()
+        fact = mem.remember("Alice watched a walrus at the harbour", user="alice", thread="chat")
+        clock.advance(days=20)
+        new = [
+            mem.add_message("chat", "user", "Penguins arrived at the harbour.", user="alice"),
+            mem.add_message("chat", "user", "The penguins like the walrus rock.", user="alice"),
+        ]
+        side_new = mem.add_message("side", "user", "Penguin news from the side channel.")
+        summaries = mem.summaries("chat")
+        assert summaries, "the old messages were summarized"
+
+        def message_ids(preset: str) -> set[int]:
+            hits = mem.recall("walrus harbour pier ferry", limit=20, kinds=["message"], preset=preset)
+            return {i for h in hits for i in (*h.message_ids, h.id)}
+
+        gone = {m.id for m in old}
+        assert gone <= message_ids("keyword") and gone <= message_ids("vector")  # (loads any vector cache)
+
+        assert mem.prune_messages(10, thread="chat") == 4
+
+        assert mem.history("chat") == new
+        assert mem.thread("chat").message_count == 2
+        assert message_ids("keyword").isdisjoint(gone) and message_ids("vector").isdisjoint(gone)
+        assert side_old.id in message_ids("keyword") and new[1].id in message_ids("vector")
+        assert mem.summaries("chat") == summaries
+        assert mem.fact(fact.id).content == "Alice watched a walrus at the harbour"
+        assert "walrus" in mem.context("chat", budget=3000).system_text()
+        assert mem.add_message("chat", "user", "Still here.").seq == 7
+
+        assert mem.prune_messages(10) == 1  # every thread of the agent: the side channel's old message
+        assert mem.prune_messages(10) == 0
+        assert mem.history("side") == [side_new]
+        assert (mem.thread("side").message_count, mem.thread("chat").message_count) == (1, 3)
+        assert [m.content for m in mem.for_agent("b").history("chat")] == ["Agent b saw a walrus too."]
+
+        for bad in (-1, float("nan"), float("inf"), True, "7"):
+            expect_error_and_no_change(mem, InvalidInput, lambda bad=bad: mem.prune_messages(bad))  # type: ignore[arg-type]
+        expect_error_and_no_change(mem, InvalidInput, lambda: mem.prune_messages(1, thread=""))
+        expect_error_and_no_change(mem, NotFound, lambda: mem.prune_messages(1, thread="no-such-thread"))
+
+
 # -- facts ------------------------------------------------------------------------------------------
 def test_remember_and_read_back(mem: Memory, clock: Any) -> None:
     fact = mem.remember(

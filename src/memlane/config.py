@@ -52,6 +52,9 @@ class Settings(BaseSettings):
     summarize_after: int = Field(30, ge=2, description="Unsummarized messages that trigger a summary.")
     summarize_batch: int = Field(20, ge=1, description="Messages per rolling summary.")
     auto_prune_days: int = Field(0, ge=0, description="Delete threads idle this many days on open; 0 = never.")
+    message_retention_days: int = Field(
+        0, ge=0, description="Delete messages older than this many days on open (what was learned stays); 0 = never."
+    )
     max_content_chars: int = Field(100_000, ge=1, description="Longest accepted message or fact content.")
     busy_timeout_ms: int = Field(5000, ge=0, description="How long SQLite waits for a lock before retrying.")
     lock_retries: int = Field(8, ge=0, description="Retries with backoff when the database stays locked.")

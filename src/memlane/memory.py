@@ -147,6 +147,8 @@ class Memory(ThreadsMixin, FactsMixin, RecallMixin, AdminMixin):
                 self._check_model()
         if self.settings.auto_prune_days and self._owns_store:
             self.prune(self.settings.auto_prune_days)
+        if self.settings.message_retention_days and self._owns_store:
+            self.prune_messages(self.settings.message_retention_days)
         # -- background jobs and LLM usage accounting (memlane.pipeline.worker / .usage) --------------
         self.usage: UsageLedger = ledger_for(self.settings, self.llm, self.store, self._now)
         self._worker: BackgroundWorker | None = None

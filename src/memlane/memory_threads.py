@@ -23,7 +23,7 @@ __all__ = ["ThreadsMixin"]
 
 
 class ThreadsMixin(MemoryBase):
-    """Append messages, read history, and manage threads (set up, clear, end, delete, prune)."""
+    """Append messages, read history, and manage threads (set up, clear, end, delete, prune threads or messages)."""
 
     def _count(self, item: NewMessage) -> int:
         return self.tokenizer.count_message({field: getattr(item, field) for field in TOKEN_FIELDS})
@@ -140,10 +140,36 @@ class ThreadsMixin(MemoryBase):
             raise self._no_thread(thread)
 
     def prune(self, older_than_days: float) -> int:
-        """Delete threads with no activity for ``older_than_days`` days; returns how many."""
-        if isinstance(older_than_days, bool) or not isinstance(older_than_days, int | float) or older_than_days < 0:
+        """Delete threads with no activity for ``older_than_days`` days; returns how many.
+
+        Raises:
+            InvalidInput: ``older_than_days`` is not a non-negative number.
+        """
+        return self.store.prune_threads(self.agent, self._cutoff(older_than_days))
+
+    def prune_messages(self, older_than_days: float, *, thread: str | None = None) -> int:
+        """Delete messages older than ``older_than_days`` days, in ``thread`` or in all the agent's threads;
+        returns how many. In one transaction.
+
+        What was learned from them stays: summaries, memories and facts, and the threads themselves, whose
+        new messages continue the numbering. The messages leave keyword and vector recall with them.
+
+        Raises:
+            InvalidInput: ``older_than_days`` is not a non-negative number, or ``thread`` is not a valid key.
+            NotFound: ``thread`` is given and does not exist.
+        """
+        cutoff = self._cutoff(older_than_days)
+        return self.store.prune_messages(self.agent, cutoff, thread=check_optional_key(thread, "thread"))
+
+    def _cutoff(self, older_than_days: float) -> datetime:
+        """Now minus ``older_than_days`` days, validated."""
+        number = isinstance(older_than_days, int | float) and not isinstance(older_than_days, bool)
+        if not number or not older_than_days >= 0:  # written so that NaN fails too
             raise InvalidInput("older_than_days must be a non-negative number")
-        return self.store.prune_threads(self.agent, self._now() - timedelta(days=older_than_days))
+        try:
+            return self._now() - timedelta(days=older_than_days)
+        except OverflowError as exc:  # infinite, or before year 1
+            raise InvalidInput(f"older_than_days is too large: {older_than_days}") from exc
 
     def end(self, thread: str) -> Thread:
         """Mark the conversation ended.

@@ -1,4 +1,4 @@
-"""Conversation commands: add, history, threads, reset, end, prune."""
+"""Conversation commands: add, history, threads, reset, end, prune (idle threads or old messages)."""
 
 from __future__ import annotations
 
@@ -152,16 +152,46 @@ def end(
 def prune(
     ctx: typer.Context,
     older_than_days: Annotated[
-        float, typer.Option("--older-than-days", help="Delete threads with no activity for this many days.")
-    ],
+        float | None, typer.Option("--older-than-days", help="Delete threads with no activity for this many days.")
+    ] = None,
+    messages_older_than_days: Annotated[
+        float | None,
+        typer.Option(
+            "--messages-older-than-days",
+            help="Delete messages older than this many days; their threads, summaries and facts stay.",
+        ),
+    ] = None,
+    thread: Annotated[
+        str | None, typer.Option("--thread", "-t", help="With --messages-older-than-days: only this thread.")
+    ] = None,
 ) -> None:
-    """Delete idle threads with their messages and summaries (facts learned from them stay).
+    """Delete idle threads with their messages and summaries (facts learned from them stay), or old messages
+    only (what was learned from them stays).
 
     Examples:
 
         memlane prune --older-than-days 90
+
+        memlane prune --messages-older-than-days 14
+
+        memlane --json prune --messages-older-than-days 30 --thread general
     """
+    if older_than_days is None and messages_older_than_days is None:
+        raise typer.BadParameter("give --older-than-days, --messages-older-than-days or both")
+    if thread is not None and messages_older_than_days is None:
+        raise typer.BadParameter("--thread only narrows --messages-older-than-days")
+    document: dict[str, object] = {}
+    lines: list[str] = []
     state = get_state(ctx)
     with state.open() as mem:
-        pruned = mem.prune(older_than_days)
-    show(state.json, {"pruned": pruned, "older_than_days": older_than_days}, f"{plural(pruned, 'thread')} pruned.")
+        if older_than_days is not None:
+            pruned = mem.prune(older_than_days)
+            document |= {"pruned": pruned, "older_than_days": older_than_days}
+            lines.append(f"{plural(pruned, 'thread')} pruned.")
+        if messages_older_than_days is not None:
+            gone = mem.prune_messages(messages_older_than_days, thread=thread)
+            document |= {"pruned_messages": gone, "messages_older_than_days": messages_older_than_days}
+            if thread is not None:
+                document["thread"] = thread
+            lines.append(f"{plural(gone, 'message')} pruned" + (f" from thread {thread!r}." if thread else "."))
+    show(state.json, document, "\n".join(lines))

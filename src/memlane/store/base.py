@@ -253,6 +253,19 @@ class Store(ABC):
     def prune_threads(self, agent: str, updated_before: datetime) -> int:
         """Delete threads last active before the cutoff; returns how many."""
 
+    @abstractmethod
+    def prune_messages(self, agent: str, created_before: datetime, *, thread: str | None = None) -> int:
+        """Delete the agent's messages created before the cutoff, in ``thread`` or in all its threads, with
+        their vectors and keyword-index entries, in one transaction; returns how many.
+
+        The threads stay, with their sequence numbering (new messages continue after the highest seq ever
+        used), activity time and participants; ``message_count`` drops by the messages deleted. Summaries,
+        memories and facts stay.
+
+        Raises:
+            NotFound: ``thread`` is given and does not exist in ``agent``.
+        """
+
     # -- facts ----------------------------------------------------------------------------------
     @abstractmethod
     def add_fact(

@@ -270,6 +270,40 @@ class PostgresThreads(PostgresHost):
 
         return self._run("could not prune threads", write)
 
+    def prune_messages(self, agent: str, created_before: datetime, *, thread: str | None = None) -> int:
+        def write(conn: Conn) -> int:
+            agent_id = self._agent_id(conn, agent)
+            if thread is not None:
+                thread_id = self._thread_id(conn, agent_id, thread, lock=True)
+                if thread_id is None:
+                    raise NotFound(f"no thread {thread!r} in agent {agent!r}")
+                thread_ids = [thread_id]
+            elif agent_id is None:
+                return 0
+            else:
+                # Lock the threads before their messages, in id order, as appending does (thread row
+                # first), so a concurrent append waits instead of deadlocking.
+                rows = conn.execute(
+                    "SELECT id FROM threads WHERE agent_id = %s AND id IN (SELECT thread_id FROM messages "
+                    "WHERE agent_id = %s AND created_at < %s) ORDER BY id FOR NO KEY UPDATE",
+                    (agent_id, agent_id, created_before),
+                ).fetchall()
+                thread_ids = [int(r[0]) for r in rows]
+            if not thread_ids:
+                return 0
+            # Vectors go by ON DELETE CASCADE; the keyword index is a generated column of the row.
+            row = one_row(
+                conn,
+                "WITH gone AS (DELETE FROM messages WHERE thread_id = ANY(%s) AND created_at < %s "
+                "RETURNING thread_id), counts AS (SELECT thread_id, count(*) AS n FROM gone GROUP BY thread_id), "
+                "counted AS (UPDATE threads t SET message_count = t.message_count - c.n FROM counts c "
+                "WHERE t.id = c.thread_id) SELECT coalesce(sum(n), 0) FROM counts",
+                (thread_ids, created_before),
+            )
+            return int(row[0])
+
+        return self._run("could not prune messages", write)
+
 
 def _detach_memories(conn: Conn, thread_ids: Sequence[int]) -> None:
     """Keep the agent's memories (summaries of kind 'memory' last until purged) when their thread goes:

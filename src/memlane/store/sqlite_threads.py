@@ -323,3 +323,25 @@ class SQLiteThreads(SQLiteHost):
             return int(
                 conn.execute("DELETE FROM threads WHERE agent_id = ? AND updated_at < ?", (agent_id, cutoff)).rowcount
             )
+
+    def prune_messages(self, agent: str, created_before: datetime, *, thread: str | None = None) -> int:
+        agent_id = self._agent_id(agent)
+        if agent_id is None:
+            if thread is not None:
+                raise NotFound(f"no thread {thread!r} in agent {agent!r}")
+            return 0
+        where, params = "agent_id = ? AND created_at < ?", [agent_id, fmt_time(created_before)]
+        with self._write() as conn:
+            if thread is not None:
+                thread_id = self._thread_id(conn, agent, thread)
+                if thread_id is None:
+                    raise NotFound(f"no thread {thread!r} in agent {agent!r}")
+                where, params = where + " AND thread_id = ?", [*params, thread_id]
+            # Counts first, then rows: the delete triggers drop each message's keyword-index entry and
+            # vector, and a dropped vector bumps the agent's vector epoch so that vector caches reload.
+            gone = conn.execute(
+                f"SELECT count(*), thread_id FROM messages WHERE {where} GROUP BY thread_id",  # noqa: S608
+                params,
+            ).fetchall()
+            conn.executemany("UPDATE threads SET message_count = message_count - ? WHERE id = ?", gone)
+            return int(conn.execute(f"DELETE FROM messages WHERE {where}", params).rowcount)  # noqa: S608
