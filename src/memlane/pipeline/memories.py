@@ -287,15 +287,19 @@ def compact(memory: Memory, cap: int | None = None, *, new_id: int | None = None
     limit = memory_cap(memory.settings) if cap is None else cap
     steps: list[CompactionStep] = []
     asks_left = MAX_LLM_DECISIONS if memory.llm is not None else 0
-    every = list_memories(memory)
-    if not every:
+    found = (memory.store.get_summaries(memory.agent, [new_id]) if new_id is not None else []) or list_memories(
+        memory, 1
+    )
+    if not found:
         return steps
     # The cap holds per audience (the agent's own memories, each user's, each group's): a memory is only
-    # ever merged with, or makes room among, memories the same people may see.
-    audience = audience_of(next((m for m in every if m.id == new_id), every[0]))
+    # ever merged with, or makes room among, memories the same people may see. A user's are read alone.
+    new = found[0]
+    audience = audience_of(new)
 
     def listed() -> list[Summary]:
-        return [m for m in list_memories(memory) if audience_of(m) == audience]
+        same = memory.store.summaries(memory.agent, thread=None, kind=SUMMARY_KIND, limit=None, owners=[new.owner])
+        return [m for m in same if audience_of(m) == audience]
 
     memories = listed()
     start = len(memories)
