@@ -410,6 +410,11 @@ def test_the_strategy_decides_what_context_holds_besides_the_newest_messages(tmp
         assert bool(made) == (strategy != "simple")
         assert bool(ctx.summaries) == (strategy != "simple")
         assert bool(ctx.facts) == (strategy == "hybrid")
+        mem.add_message("p", "system", "Always answer in French.")
+        for n in range(5):
+            mem.add_message("p", "user", f"question {n}")
+        pinned = [m.content for m in mem.context("p", budget=2000).messages if m.role == "system"]
+        assert pinned == (["Always answer in French."] if strategy == "hybrid" else [])  # out of the window of 3
         assert [m.content for m in ctx.messages][-1] == "note 7 about the garden shed"
 
 

@@ -922,6 +922,23 @@ def _chat(mem: Memory, thread: str = "chat", n: int = 12) -> list[Message]:
     return mem.history(thread)
 
 
+def test_context_keeps_the_threads_system_messages_ahead_of_the_window(mem: Memory) -> None:
+    """Seed 002's hybrid strategy (the default): a system message stays in the context after the recent
+    window has moved past it, ahead of the recent messages, and is the last thing the budget gives up."""
+    mem.add_message("agent", "system", "Tool policy: never run shell commands as root.")
+    for n in range(60):
+        mem.add_message("agent", "user" if n % 2 == 0 else "assistant", f"step {n} of the deployment went fine")
+    assert [m.seq for m in mem.store.messages(mem.agent, "agent", roles=("system",))] == [1]
+    assert mem.store.messages(mem.agent, "agent", roles=("tool",)) == []
+    ctx = mem.context("agent", budget=4000)
+    assert ctx.messages[0].content == "Tool policy: never run shell commands as root."
+    assert ctx.messages[-1].content == "step 59 of the deployment went fine"
+    first = ctx.to_messages()[0]  # no prompt or memory here: the request starts with the pinned message
+    assert (first["role"], first["content"]) == ("system", "Tool policy: never run shell commands as root.")
+    tight = mem.context("agent", budget=120)
+    assert tight.messages[0].role == "system" and len(tight.messages) < len(ctx.messages) and tight.tokens <= 120
+
+
 def test_context_to_messages_structure(mem: Memory) -> None:
     mem.set_thread("chat", system_prompt="You are a travel agent.")
     history = _chat(mem)

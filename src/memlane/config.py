@@ -47,7 +47,8 @@ class Settings(BaseSettings):
     strategy: Literal["simple", "summarization", "hybrid"] = Field(
         "hybrid",
         description="What context() holds besides the newest messages (seed 002): simple nothing (and no "
-        "summaries are made), summarization the rolling summaries, hybrid also facts, recalled items, memories.",
+        "summaries are made), summarization the rolling summaries, hybrid also facts, recalled items, memories "
+        "and the thread's older system messages.",
     )
     summarize_after: int = Field(30, ge=2, description="Unsummarized messages that trigger a summary.")
     summarize_batch: int = Field(20, ge=1, description="Messages per rolling summary.")

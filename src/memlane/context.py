@@ -174,9 +174,12 @@ def assemble(
     shares: ContextBudget | None = None,
     extra_sections: Sequence[Section] = (),
     counts: TokenCounts | None = None,
+    pinned: Sequence[Message] = (),
 ) -> Context:
     """Fit the pieces into ``budget`` tokens, most recent messages first. ``counts`` keeps token counts
-    between calls (it must use ``tokenizer``).
+    between calls (it must use ``tokenizer``). ``pinned`` messages (older than ``recent``, in order: the
+    thread's system messages) are kept ahead of the recent ones, newest first while they fit, and go only
+    after every recent turn has gone.
 
     Raises:
         InvalidInput: the system prompt alone (with the request framing) exceeds the budget.
@@ -196,11 +199,30 @@ def assemble(
     _fill_sections(ctx, filler, shares, summaries, facts, recalled, extra_sections)
     # Messages are counted one by one (a request's count is the sum of its messages' counts), on top of
     # the exact count of everything chosen so far.
-    kept, sizes = _fit_recent(recent, counted, tokenizer.count_messages(ctx.to_messages()), budget)
-    ctx.messages = _flatten(kept)
-    _trim_to_budget(ctx, kept, sizes, tokenizer)
-    ctx.dropped_messages = len(recent) - len(ctx.messages)
+    used = tokenizer.count_messages(ctx.to_messages())
+    held, used, held_sizes = _fit_pinned(pinned, counted, used, budget)
+    kept, sizes = _fit_recent(recent, counted, used, budget)
+    sizes.update(held_sizes)
+    ctx.messages = held + _flatten(kept)
+    _trim_to_budget(ctx, kept, sizes, tokenizer, held)
+    ctx.dropped_messages = len(recent) - (len(ctx.messages) - len(held))
     return ctx
+
+
+def _fit_pinned(
+    pinned: Sequence[Message], counted: TokenCounts, used: int, budget: int
+) -> tuple[list[Message], int, dict[int, int]]:
+    """The newest pinned messages that fit on top of ``used`` tokens (in order), the tokens then used, and
+    their sizes."""
+    held: list[Message] = []
+    sizes: dict[int, int] = {}
+    for m in reversed(pinned):
+        sizes[m.id] = counted.message(m)
+        if used + sizes[m.id] > budget:
+            break
+        held.insert(0, m)
+        used += sizes[m.id]
+    return held, used, sizes
 
 
 def _framing_cost(tokenizer: Tokenizer, ctx: Context, budget: int) -> int:
@@ -293,14 +315,25 @@ def _exact_tokens(ctx: Context, tokenizer: Tokenizer, sizes: dict[int, int]) -> 
     return REPLY_PRIMING + head + sum(sizes[m.id] for m in ctx.messages)
 
 
-def _trim_to_budget(ctx: Context, kept: list[list[Message]], sizes: dict[int, int], tokenizer: Tokenizer) -> None:
+def _trim_to_budget(
+    ctx: Context,
+    kept: list[list[Message]],
+    sizes: dict[int, int],
+    tokenizer: Tokenizer,
+    held: list[Message] | None = None,
+) -> None:
     """Count the final request exactly and drop the least valuable pieces until it fits ``ctx.budget``:
-    the oldest turns first, then recalled items, facts, summaries and the pipeline's sections."""
+    the oldest turns first, then the pinned messages (oldest first), recalled items, facts, summaries and
+    the pipeline's sections."""
+    held = held if held is not None else []
     ctx.tokens = _exact_tokens(ctx, tokenizer, sizes)
     while ctx.tokens > ctx.budget:
         if kept:
             kept.pop()  # the oldest unit
-            ctx.messages = _flatten(kept)
+            ctx.messages = held + _flatten(kept)
+        elif held:
+            held.pop(0)
+            ctx.messages = list(held)
         elif ctx.recalled:
             ctx.recalled.pop()
         elif ctx.facts:

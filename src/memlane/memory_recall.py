@@ -19,6 +19,7 @@ __all__ = ["RecallMixin"]
 
 _CONTEXT_SUMMARIES = 3  # rolling summaries context() shows at most
 _CONTEXT_RECALL = 8  # items context() recalls for a query at most
+_CONTEXT_PINNED = 20  # system messages older than the window that context() keeps at most
 
 
 class RecallMixin(MemoryBase):
@@ -159,9 +160,10 @@ class RecallMixin(MemoryBase):
         of what the recent window does not show, facts ``user`` may see (the most relevant to ``query``
         first), messages and rolling summaries recalled for ``query`` from outside the recent window (from
         the threads ``user`` took part in; without ``user``, those of the thread's only user, else from
-        this thread alone), the pipeline's sections, and as many recent messages as fit. The ``strategy``
-        setting trims this: ``summarization`` keeps the prompt, the summaries and the recent messages,
-        ``simple`` the prompt and the recent messages only (seed 002's windowing).
+        this thread alone), the pipeline's sections, the thread's system messages older than the recent
+        window (the newest 20, kept ahead of the recent messages), and as many recent messages as fit. The
+        ``strategy`` setting trims this: ``summarization`` keeps the prompt, the summaries and the recent
+        messages, ``simple`` the prompt and the recent messages only (seed 002's windowing).
 
         Raises:
             InvalidInput: bad budget, or the system prompt alone exceeds it.
@@ -182,6 +184,12 @@ class RecallMixin(MemoryBase):
             else self.store.summaries(self.agent, thread=key, kind="rolling", limit=2 * _CONTEXT_SUMMARIES)
         )
         full = strategy == "hybrid"
+        # Seed 002's hybrid keeps the thread's system messages always: those older than the window are pinned.
+        pinned = (
+            self.store.messages(self.agent, key, before_seq=recent[0].seq, roles=("system",), limit=_CONTEXT_PINNED)
+            if full and recent
+            else []
+        )
         facts = self._context_facts(viewer, query) if full else []
         hits = self._context_recall(query, key, viewer, info, summaries) if full else []
         sections = self.pipeline.context_sections(key, viewer, query) if full else []
@@ -199,6 +207,7 @@ class RecallMixin(MemoryBase):
                 recent=recent,
                 extra_sections=sections,
                 counts=self._token_counts,
+                pinned=pinned,
             )
 
         # Recalled messages already in the window are not repeated; but a recent message the budget
@@ -206,7 +215,8 @@ class RecallMixin(MemoryBase):
         # which summaries repeat it: fit once, then again against what was kept.
         first = recent[0].seq if recent else None
         ctx = build({m.id for m in recent}, first)
-        kept = ctx.messages[0].seq if ctx.messages else None
+        window = [m for m in ctx.messages if first is not None and m.seq >= first]  # the pinned ones are older
+        kept = window[0].seq if window else None
         skipped = first is not None and any(
             s.from_seq is not None and s.from_seq >= first and (kept is None or s.from_seq < kept) for s in summaries
         )  # a summary left out as repeating the window, whose messages the budget then left out too

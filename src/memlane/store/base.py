@@ -219,8 +219,10 @@ class Store(ABC):
         before_seq: int | None = None,
         after_seq: int | None = None,
         unsummarized_only: bool = False,
+        roles: Sequence[str] | None = None,
     ) -> list[Message]:
-        """Messages in order of ``seq``; with ``limit``, the newest ``limit`` of them (still in order)."""
+        """Messages in order of ``seq``; with ``limit``, the newest ``limit`` of them (still in order); with
+        ``roles``, only messages of those roles."""
 
     @abstractmethod
     def get_messages(self, agent: str, ids: Sequence[int]) -> list[Message]:

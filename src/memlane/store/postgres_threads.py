@@ -186,6 +186,7 @@ class PostgresThreads(PostgresHost):
         before_seq: int | None = None,
         after_seq: int | None = None,
         unsummarized_only: bool = False,
+        roles: Sequence[str] | None = None,
     ) -> list[Message]:
         def read(conn: Conn) -> list[Message]:
             agent_id = self._agent_id(conn, agent)
@@ -199,6 +200,8 @@ class PostgresThreads(PostgresHost):
                 where.add("m.seq > %s", after_seq)
             if unsummarized_only:
                 where.add("NOT m.summarized")
+            if roles is not None:
+                where.add("m.role = ANY(%s::text[])", list(roles))
             if limit is None:
                 query = sql.SQL("{} WHERE {} ORDER BY m.seq").format(sql.SQL(MESSAGE_SELECT), where.sql())
                 return [message_row(r) for r in conn.execute(query, where.params)]

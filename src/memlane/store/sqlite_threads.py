@@ -183,6 +183,7 @@ class SQLiteThreads(SQLiteHost):
         before_seq: int | None = None,
         after_seq: int | None = None,
         unsummarized_only: bool = False,
+        roles: Sequence[str] | None = None,
     ) -> list[Message]:
         agent_id = self._agent_id(agent)
         if agent_id is None:
@@ -200,6 +201,9 @@ class SQLiteThreads(SQLiteHost):
             params.append(after_seq)
         if unsummarized_only:
             sql += " AND m.summarized = 0"
+        if roles is not None:
+            sql += f" AND m.role IN ({','.join('?' * len(roles))})" if roles else " AND 0"
+            params += list(roles)
         if limit is None:
             sql += " ORDER BY m.seq"
             return [message_row(r) for r in self._query(sql, params)]
