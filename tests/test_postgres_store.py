@@ -302,7 +302,8 @@ def test_migration_6_gives_old_message_vectors_their_thread(pg_url: str, tmp_pat
         conn.execute("DROP INDEX message_vectors_thread")
         conn.execute("ALTER TABLE message_vectors DROP COLUMN thread_id")
         conn.execute("CREATE INDEX message_vectors_agent ON message_vectors (agent_id)")
-        conn.execute("DROP INDEX messages_thread_created")  # and before migration 7
+        conn.execute("DROP INDEX messages_thread_created")  # and before migrations 7 and 8
+        conn.execute("DROP INDEX messages_system")
         conn.execute("DELETE FROM schema_migrations WHERE version >= 6")
     hnsw = "SELECT indexdef FROM pg_indexes WHERE indexname = 'message_vectors_hnsw'"
     before = query_all(pg_url, hnsw)

@@ -930,6 +930,8 @@ def test_context_keeps_the_threads_system_messages_ahead_of_the_window(mem: Memo
         mem.add_message("agent", "user" if n % 2 == 0 else "assistant", f"step {n} of the deployment went fine")
     assert [m.seq for m in mem.store.messages(mem.agent, "agent", roles=("system",))] == [1]
     assert mem.store.messages(mem.agent, "agent", roles=("tool",)) == []
+    with pytest.raises(InvalidInput):
+        mem.store.messages(mem.agent, "agent", roles=("robot",))
     ctx = mem.context("agent", budget=4000)
     assert ctx.messages[0].content == "Tool policy: never run shell commands as root."
     assert ctx.messages[-1].content == "step 59 of the deployment went fine"

@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..errors import InvalidInput
-from ..types import Fact, FactChange, Message, Summary, Thread
+from ..types import ROLES, Fact, FactChange, Message, Summary, Thread
 
 __all__ = [
     "CHANGEABLE_FACT_FIELDS",
@@ -32,6 +32,7 @@ __all__ = [
     "fact_records",
     "fmt_time",
     "json_value",
+    "known_roles",
     "load_json",
     "marked_range",
     "message_from_row",
@@ -219,6 +220,14 @@ def load_json(value: str | None) -> Any:
     if value is None:
         return None
     return {} if value == "{}" else json.loads(value)
+
+
+def known_roles(roles: Sequence[str]) -> list[str]:
+    """``roles`` if each is a message role (safe to write into SQL), else InvalidInput."""
+    unknown = [r for r in roles if r not in ROLES]
+    if unknown:
+        raise InvalidInput(f"unknown roles {unknown}; use {', '.join(ROLES)}")
+    return list(roles)
 
 
 def query_terms(text: str, *, max_terms: int = 32) -> list[str]:

@@ -314,6 +314,11 @@ $memlane$;
 # starts from the full-text match and filters on time and has no such plan to avoid.
 _MESSAGE_THREAD_TIMES = "CREATE INDEX messages_thread_created ON messages (thread_id, created_at);"
 
+# context() keeps a thread's system messages older than its recent window (the hybrid strategy): a partial
+# index holds just those, so finding them reads none of the thread's other messages (a scan of a
+# 100,000-message thread took 29 ms). The same index on both backends.
+_SYSTEM_MESSAGES = "CREATE INDEX messages_system ON messages (thread_id, seq) WHERE role = 'system';"
+
 #: (version, name, SQL). Append only; the numbers match the SQLite migrations in meaning.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial schema", _INITIAL),
@@ -323,4 +328,5 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (5, "per-agent message terms", _AGENT_TERMS),
     (6, "thread of each message vector", _MESSAGE_VECTOR_THREADS),
     (7, "messages by thread and time", _MESSAGE_THREAD_TIMES),
+    (8, "system messages by thread", _SYSTEM_MESSAGES),
 )

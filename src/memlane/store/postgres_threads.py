@@ -17,7 +17,7 @@ from psycopg import sql
 from ..errors import NotFound
 from ..types import Message, Thread
 from ..validation import NewJob, NewMessage
-from ._common import dump_json
+from ._common import dump_json, known_roles
 from .postgres_common import (
     MESSAGE_SELECT,
     THREAD_SELECT,
@@ -200,8 +200,12 @@ class PostgresThreads(PostgresHost):
                 where.add("m.seq > %s", after_seq)
             if unsummarized_only:
                 where.add("NOT m.summarized")
-            if roles is not None:
-                where.add("m.role = ANY(%s::text[])", list(roles))
+            if roles is not None:  # inlined (known roles only): the partial index of system messages needs it
+                where.add(
+                    sql.SQL("m.role IN ({})").format(sql.SQL(", ").join(map(sql.Literal, known_roles(roles))))
+                    if roles
+                    else sql.SQL("FALSE")
+                )
             if limit is None:
                 query = sql.SQL("{} WHERE {} ORDER BY m.seq").format(sql.SQL(MESSAGE_SELECT), where.sql())
                 return [message_row(r) for r in conn.execute(query, where.params)]

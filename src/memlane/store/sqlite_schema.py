@@ -320,6 +320,10 @@ def _index_message_terms(conn: sqlite3.Connection) -> None:
     )
 
 
+# context() keeps a thread's system messages older than its recent window (the hybrid strategy); this partial
+# index holds just those, so finding them reads none of the thread's other messages.
+_SYSTEM_MESSAGES = "CREATE INDEX messages_system ON messages (thread_id, seq) WHERE role = 'system';"
+
 #: (version, name, SQL). Append only.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial schema", _INITIAL),
@@ -329,6 +333,7 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (5, "per-agent message terms", _AGENT_TERMS),
     (6, "thread of each message vector", ""),  # PostgreSQL only: SQLite's vector cache already has the thread
     (7, "messages by thread and time", ""),  # PostgreSQL only: its plan for time-ranged keyword search
+    (8, "system messages by thread", _SYSTEM_MESSAGES),
 )
 
 #: Work in Python that follows a migration's SQL, in the same transaction (on a connection with

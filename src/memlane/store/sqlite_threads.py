@@ -17,7 +17,7 @@ import numpy as np
 from ..errors import NotFound, StorageError
 from ..types import Message, Thread
 from ..validation import NewJob, NewMessage
-from ._common import dump_json, fmt_time, thread_from_row
+from ._common import dump_json, fmt_time, known_roles, thread_from_row
 from .sqlite_common import MESSAGE_COLS, ROWS, THREAD_COLS, SQLiteHost, column_value, message_row
 from .sqlite_jobs import insert_jobs
 from .sqlite_schema import agent_terms
@@ -188,8 +188,11 @@ class SQLiteThreads(SQLiteHost):
         agent_id = self._agent_id(agent)
         if agent_id is None:
             return []
+        # The system messages of a thread have an index of their own (migration 8); the planner would rather
+        # walk the thread's (thread_id, seq) index, reading every other message on the way.
+        hint = " INDEXED BY messages_system" if roles is not None and list(roles) == ["system"] else ""
         sql = (
-            f"SELECT {MESSAGE_COLS} FROM messages m JOIN threads t ON t.id = m.thread_id "  # noqa: S608
+            f"SELECT {MESSAGE_COLS} FROM messages m{hint} JOIN threads t ON t.id = m.thread_id "  # noqa: S608
             "JOIN agents a ON a.id = m.agent_id WHERE t.agent_id = ? AND t.key = ?"
         )
         params: list[Any] = [agent_id, thread]
@@ -202,8 +205,9 @@ class SQLiteThreads(SQLiteHost):
         if unsummarized_only:
             sql += " AND m.summarized = 0"
         if roles is not None:
-            sql += f" AND m.role IN ({','.join('?' * len(roles))})" if roles else " AND 0"
-            params += list(roles)
+            # Inlined (known roles only), so that the partial index of system messages serves role = 'system'.
+            sql += f" AND m.role IN ({', '.join(repr(r) for r in known_roles(roles))})" if roles else " AND 0"
+            sql += " AND m.role = 'system'" if hint else ""  # the index's own condition, as SQLite wants it
         if limit is None:
             sql += " ORDER BY m.seq"
             return [message_row(r) for r in self._query(sql, params)]
