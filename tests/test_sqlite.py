@@ -539,3 +539,18 @@ def test_a_recall_reads_on_several_threads_and_finds_what_one_thread_finds(tmp_p
             if concurrent:
                 assert len(connections) >= 2  # the searches ran on more than one thread
         assert found[0] == found[1] and all(found[0])
+
+
+def test_fact_visibility_shared_lets_a_group_use_what_anyone_said_about_a_person(tmp_path: Path) -> None:
+    """Seed 003: in a group chat, a fact one member states about another serves everyone once facts are
+    shared by default; the default stays private, and an explicit visibility always wins."""
+    for setting, seen_by_bob in (("private", False), ("shared", True)):
+        settings = load_settings(embedder="none", worker="none", fact_visibility=setting)
+        with Memory(tmp_path / f"{setting}.db", settings=settings) as mem:
+            said = mem.remember("gruzilkin likes pizza", user="alice", subject="gruzilkin")
+            assert said.visibility == setting
+            assert mem.remember("alice keeps a diary", user="alice", visibility="private").visibility == "private"
+            mem.add_message("chat", "user", "what should we order for gruzilkin?", user="bob")
+            text = mem.context("chat", query="gruzilkin pizza", user="bob").system_text()
+            assert ("gruzilkin likes pizza" in text) == seen_by_bob
+            assert "diary" not in text

@@ -469,6 +469,17 @@ def test_a_long_retry_after_is_honoured_by_the_queue(
         assert summary_calls(server) == 1
 
 
+def test_with_fact_visibility_shared_extracted_facts_serve_every_user(tmp_path: Path, clock: FakeClock) -> None:
+    with open_memory(tmp_path / "m.db", clock, fact_visibility="shared") as mem:
+        chat(mem, clock, 31)
+        mem.run_jobs()
+        lisbon = {f.content: f for f in current(mem, "alice")}["Alice lives in Lisbon"]
+        assert (lisbon.owner, lisbon.visibility) == ("alice", "shared")
+        assert [h.text for h in mem.recall("Alice lives Lisbon", user="bob", kinds=["fact"])][:1] == [
+            "Alice lives in Lisbon"
+        ]
+
+
 @pytest.mark.parametrize("outage", [Fault.status(500), Fault.malformed_json()], ids=["500", "malformed"])
 def test_after_the_last_attempt_the_extractive_summary_is_stored(
     tmp_path: Path, clock: FakeClock, server: FakeLLMServer, http_client: httpx.Client, outage: Fault

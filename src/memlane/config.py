@@ -44,6 +44,11 @@ class Settings(BaseSettings):
     encoding: str | None = Field(None, description="Tokenizer encoding (cl100k_base, o200k_base); else by model.")
     max_history_tokens: int = Field(4000, ge=64, description="Default token budget of context() (seed 002).")
     max_messages_in_context: int = Field(50, ge=1, description="Most recent messages context() considers.")
+    fact_visibility: Literal["private", "shared"] = Field(
+        "private",
+        description="Visibility of facts remember() stores without one and of those the pipeline extracts; shared "
+        "suits a group chat, where what anyone says about a person may serve everyone (seed 003).",
+    )
     strategy: Literal["simple", "summarization", "hybrid"] = Field(
         "hybrid",
         description="What context() holds besides the newest messages (seed 002): simple nothing (and no "

@@ -33,12 +33,14 @@ class FactsMixin(MemoryBase):
         user: str | None = None,
         category: str = "fact",
         importance: int = 3,
-        visibility: str = "private",
+        visibility: str | None = None,
         subject: str | None = None,
         metadata: Mapping[str, Any] | str | None = None,
         thread: str | None = None,
     ) -> Fact:
-        """Store a fact owned by ``user`` (None: the agent's own memory, visible to all its users).
+        """Store a fact owned by ``user`` (None: the agent's own memory, visible to all its users);
+        ``visibility`` "private" (only its owner sees it) or "shared", by default the ``fact_visibility``
+        setting ("private").
 
         Raises:
             InvalidInput: a field is invalid.
@@ -49,7 +51,7 @@ class FactsMixin(MemoryBase):
             importance=check_importance(importance),
             owner=check_optional_key(user, "user"),
             subject=check_optional_key(subject, "subject"),
-            visibility=check_visibility(visibility),
+            visibility=check_visibility(self.settings.fact_visibility if visibility is None else visibility),
             metadata=check_metadata(metadata),
             source_thread=check_optional_key(thread, "thread"),
         )

@@ -27,8 +27,12 @@ def remember(
     ] = "fact",
     importance: Annotated[int, typer.Option("--importance", "-i", help="1 (trivia) to 5 (critical).")] = 3,
     visibility: Annotated[
-        str, typer.Option("--visibility", help="private (only the owner) or shared (every user of the agent).")
-    ] = "private",
+        str | None,
+        typer.Option(
+            "--visibility",
+            help="private (only the owner) or shared (every user of the agent); default: the fact_visibility setting.",
+        ),
+    ] = None,
     subject: Annotated[str | None, typer.Option("--subject", "-s", help="Who or what the fact is about.")] = None,
     thread: Annotated[str | None, typer.Option("--thread", "-t", help="Thread the fact was learned in.")] = None,
 ) -> None:

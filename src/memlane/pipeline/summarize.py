@@ -277,6 +277,7 @@ def _consolidate_one(
         from_seq=source[0],
         to_seq=source[1],
         method="llm" if extraction.method == "llm" else "rules",
+        visibility=memory.settings.fact_visibility,
         vector=vector,
         # A second call only for a user with more facts than the extraction could weigh: their
         # most relevant were shown; the rest of a short list differ enough to be judged by words.
