@@ -57,8 +57,8 @@ import memlane
 from memlane import Memory, load_settings
 from memlane.embeddings import Embedder, EmbedKind, OnnxMiniLMEmbedder, Vectors
 from memlane.errors import ConfigError
-from memlane.memory import message_text
 from memlane.retrieval import PRESETS, SearchConfig, get_preset
+from memlane.texts import message_text
 from memlane.tokens import get_tokenizer
 from memlane.types import Hit
 

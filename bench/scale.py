@@ -483,7 +483,7 @@ class NumpyExact(Engine):
         self.loaded = loaded
 
     def search(self, q: np.ndarray, mask: np.ndarray | None, ef: int) -> np.ndarray:
-        from memlane.store.sqlite_vectors import top_k
+        from memlane.store.sqlite.vectors import top_k
 
         ids = self.loaded.item_ids
         hits = top_k(self.loaded, q, mask, K)
@@ -652,7 +652,7 @@ def engine_queries(path: Path, count: int) -> tuple[np.ndarray, np.ndarray, list
 
 def load_exact(path: Path) -> tuple[Any, list[float], list[float]]:
     """The library's own load of the agent's vectors from the ``embeddings`` BLOBs (3 times): wall, CPU."""
-    from memlane.store.sqlite_vectors import VectorCache
+    from memlane.store.sqlite.vectors import VectorCache
 
     times, cpu, loaded = [], [], None
     for _ in range(3):

@@ -28,9 +28,9 @@ import numpy as np
 import pytest
 
 from memlane import Fact, Memory, Message, Settings, load_settings
-from memlane.memory_core import item_text
 from memlane.store import Scope
-from memlane.store.sqlite_schema import register_functions
+from memlane.store.sqlite.schema import register_functions
+from memlane.texts import item_text
 from memlane.tokens import get_tokenizer
 
 AGENT = "crash-bot"

@@ -25,9 +25,9 @@ from memlane import Conflict, InvalidInput, Memory, NotFound, StorageError, load
 from memlane.cli.app import app
 from memlane.store import FactFilter, Store, open_store
 from memlane.store.copy import CopyProgress, copy_store, export_digest
-from memlane.store.postgres_schema import MIGRATIONS as PG_MIGRATIONS
+from memlane.store.postgres.schema import MIGRATIONS as PG_MIGRATIONS
 from memlane.store.sqlite import SQLiteStore
-from memlane.store.sqlite_schema import MIGRATIONS as SQLITE_MIGRATIONS
+from memlane.store.sqlite.schema import MIGRATIONS as SQLITE_MIGRATIONS
 from memlane.validation import NewJob, NewSummary
 
 AGENTS = ("bot", "Zoë-助手")

@@ -24,7 +24,7 @@ import pytest
 from memlane import InvalidInput, Memory, StorageError, load_settings
 from memlane.store.base import Scope, Store
 from memlane.store.postgres import PostgresStore
-from memlane.store.postgres_schema import MIGRATIONS
+from memlane.store.postgres.schema import MIGRATIONS
 from memlane.store.sqlite import SQLiteStore
 from memlane.types import Job
 from memlane.validation import NewFact, NewJob, NewMessage, NewSummary
@@ -461,7 +461,7 @@ def test_a_large_store_searches_messages_without_its_most_common_words(store: Po
     """Over COMMON_ROWS messages hold "weather": once ANALYZE has counted it, a message search leaves it out
     (it would fetch and rank all of them), keeps the rarer words, and keeps it when nothing else is left;
     facts are still searched with every word. Before the statistics, every word counts."""
-    from memlane.store.postgres_search import COMMON_ROWS
+    from memlane.store.postgres.search import COMMON_ROWS
 
     chatter = [msg(f"lovely weather today, number {i}", "u") for i in range(COMMON_ROWS + 500)]
     for start in range(0, len(chatter), 2000):

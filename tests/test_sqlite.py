@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from memlane import ConfigError, InvalidInput, Memory, StorageError, load_settings
-from memlane.store.sqlite_schema import MIGRATIONS
+from memlane.store.sqlite.schema import MIGRATIONS
 from memlane.tokens import get_tokenizer
 
 NEWEST = MIGRATIONS[-1][0]

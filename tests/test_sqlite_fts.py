@@ -15,7 +15,7 @@ import pytest
 
 from memlane.store.base import Scope
 from memlane.store.sqlite import SQLiteStore
-from memlane.store.sqlite_schema import MIGRATIONS, agent_terms
+from memlane.store.sqlite.schema import MIGRATIONS, agent_terms
 from memlane.validation import new_message
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)

@@ -16,7 +16,7 @@ import pytest
 from memlane import InvalidInput
 from memlane.store.base import Scope
 from memlane.store.sqlite import SQLiteStore
-from memlane.store.sqlite_vectors import VectorCache, _timestamps, member
+from memlane.store.sqlite.vectors import VectorCache, _timestamps, member
 from memlane.validation import NewFact, new_message
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)

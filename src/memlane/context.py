@@ -10,16 +10,25 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .errors import InvalidInput
 from .tokens import REPLY_PRIMING, Tokenizer
 from .types import Fact, Hit, Message, Summary
 
-if TYPE_CHECKING:
-    from .pipeline import Section
+__all__ = ["Context", "ContextBudget", "Section", "TokenCounts", "assemble", "group_turns"]
 
-__all__ = ["Context", "ContextBudget", "TokenCounts", "assemble", "group_turns"]
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A titled block of lines for the system message, with the largest share of the budget it may take.
+
+    Pipeline steps contribute them (profiles, digests, agent memories); :func:`assemble` fits them in.
+    """
+
+    title: str
+    lines: list[str] = field(default_factory=list)
+    share: float = 0.1
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .errors import InvalidInput
-from .store._common import fmt_time
+from .timestamps import fmt_time
 from .types import ROLES
 from .validation import (
     check_category,

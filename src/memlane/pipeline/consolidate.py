@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from ..errors import InvalidOutput, ProviderError
-from ..memory import _fact_text
+from ..texts import fact_text
 from ..types import Fact
 from ..validation import NewFact, check_category, check_content, check_importance, check_optional_key
 from .extractive import term_set
@@ -205,7 +205,7 @@ def consolidate(
     """
     content, subject, category = _checked(memory, candidate, subject)
     if isinstance(vector, EllipsisType):
-        vector = memory._embed_one(_fact_text(content, subject))
+        vector = memory._embed_one(fact_text(content, subject))
     near = neighbours(memory, content, owner=owner, subject=subject, vector=vector, pool=pool)
     attr = (candidate.attribute, candidate.value) if candidate.attribute and candidate.value else attribute_of(content)
     same_attr = same_attribute(memory, owner, subject, attr[0], content, pool) if attr else []
@@ -364,7 +364,7 @@ def _apply_llm(
     text = decision.new_content or content
     if text != content and vector is not None:
         try:
-            vectors = memory._embed([_fact_text(text, target.fact.subject)])
+            vectors = memory._embed([fact_text(text, target.fact.subject)])
         except ProviderError as error:  # the decision stands; `memlane reindex` embeds it later
             logger.warning("could not embed the merged fact (%s); stored without a vector", error)
             vectors = None

@@ -12,10 +12,10 @@ A step module may define any of::
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from ..context import Section
 from ..errors import InvalidInput
 from ..types import Job
 from ..validation import NewJob, NewMessage
@@ -26,15 +26,6 @@ if TYPE_CHECKING:
 __all__ = ["Handler", "Pipeline", "Section"]
 
 Handler = Callable[["Pipeline", Job], None]
-
-
-@dataclass(frozen=True, slots=True)
-class Section:
-    """A titled block of lines for the system message, with the largest share of the budget it may take."""
-
-    title: str
-    lines: list[str] = field(default_factory=list)
-    share: float = 0.1
 
 
 def _steps() -> list[ModuleType]:

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import InvalidInput, ProviderError
-from ..memory import _fact_text
+from ..texts import fact_text
 from ..types import Fact, Job, Message, Summary
 from ..validation import NewJob, NewMessage, NewSummary
 from .consolidate import Decision, consolidate
@@ -223,7 +223,7 @@ def _embed_extraction(memory: Memory, thread: str, extraction: Extraction, *, fi
     Raises:
         ProviderError: embedding failed (not with ``final_attempt``: then None).
     """
-    texts = [extraction.summary] + [_fact_text(f.candidate.content, f.candidate.subject) for f in extraction.facts]
+    texts = [extraction.summary] + [fact_text(f.candidate.content, f.candidate.subject) for f in extraction.facts]
     try:
         return memory._embed(texts)
     except ProviderError:

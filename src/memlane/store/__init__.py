@@ -1,15 +1,45 @@
-"""Storage backends behind one contract (:class:`Store`)."""
+"""Storage backends behind one contract (:class:`Store`, in :mod:`.base`).
+
+Each backend is a sub-package: :mod:`.sqlite` (the embedded default) and :mod:`.postgres` (PostgreSQL with
+pgvector). Beside them sit what they share: the row and record helpers (``_common``), the import rules
+(``_exchange``), schema migration reports (``migrate``) and the store-to-store copy (``copy``). A new backend
+is a new sub-package that implements :class:`Store` and passes ``tests/test_store_contract.py``.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .base import Candidate, FactFilter, Scope, Store, StoreStatus
 
 if TYPE_CHECKING:
     from ..config import Settings
 
-__all__ = ["Candidate", "FactFilter", "Scope", "Store", "StoreStatus", "open_store", "open_store_for"]
+__all__ = [
+    "Candidate",
+    "FactFilter",
+    "PostgresStore",
+    "SQLiteStore",
+    "Scope",
+    "Store",
+    "StoreStatus",
+    "open_store",
+    "open_store_for",
+]
+
+
+def __getattr__(name: str) -> Any:
+    # The backends load on first use: PostgresStore needs the postgres extra, and `import memlane.store`
+    # should not cost either backend's imports.
+    if name == "SQLiteStore":
+        from .sqlite import SQLiteStore
+
+        return SQLiteStore
+    if name == "PostgresStore":
+        from .postgres import PostgresStore
+
+        return PostgresStore
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def open_store(

@@ -14,10 +14,11 @@ import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from ..errors import InvalidInput
+from ..timestamps import fmt_time, parse_time
 from ..types import ROLES, Fact, FactChange, Message, Summary, Thread
 
 __all__ = [
@@ -198,16 +199,6 @@ STOPWORDS = frozenset(
     ]
 )
 _WORD_RE = re.compile(r"\w+", re.UNICODE)
-
-
-def fmt_time(value: datetime) -> str:
-    """A UTC timestamp as fixed-width ISO-8601 text (sorts like the times it holds)."""
-    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f+00:00")
-
-
-def parse_time(value: str | None) -> datetime | None:
-    """The inverse of :func:`fmt_time`; None passes."""
-    return None if value is None else datetime.fromisoformat(value)
 
 
 def dump_json(value: Any) -> str:

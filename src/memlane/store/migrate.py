@@ -1,7 +1,7 @@
 """Explicit migrations: what ``memlane db migrate`` does and reports.
 
-A store applies its pending migrations whenever it is opened (see ``sqlite_schema`` and
-``postgres_schema``). Migrating explicitly is the same thing, plus a report of the version before and
+A store applies its pending migrations whenever it is opened (see ``sqlite.schema`` and
+``postgres.schema``). Migrating explicitly is the same thing, plus a report of the version before and
 after, which needs a look at the schema *without* opening (and so migrating) the store first.
 """
 
@@ -103,8 +103,8 @@ def migrate_store(location: str, open_store: Callable[[str], Store]) -> Migratio
     finally:
         store.close()
     if backend == "postgres":
-        from .postgres_schema import MIGRATIONS
+        from .postgres.schema import MIGRATIONS
     else:
-        from .sqlite_schema import MIGRATIONS
+        from .sqlite.schema import MIGRATIONS
     applied = tuple((version, name) for version, name, _ in MIGRATIONS if before < version <= after)
     return MigrationReport(backend, shown, before, after, applied)

@@ -1,5 +1,5 @@
 """Shared pieces of the SQLite backend: column lists, row conversion, scope predicates, and what the
-parts of :class:`~memlane.store.sqlite.SQLiteStore` (the ``sqlite_*`` mixins) rely on from each other.
+parts of :class:`~memlane.store.sqlite.SQLiteStore` (the modules of this package) rely on from each other.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..types import Fact, Message, Summary
-from ._common import (
+from ...types import Fact, Message, Summary
+from .._common import (
     RowCodec,
     dump_json,
     fact_from_row,
@@ -25,10 +25,10 @@ from ._common import (
     summary_from_row,
     unchanged,
 )
-from .base import FactFilter
+from ..base import FactFilter
 
 if TYPE_CHECKING:
-    from .sqlite_vectors import VectorCache
+    from .vectors import VectorCache
 
 __all__ = [
     "COLUMNS",
@@ -167,7 +167,7 @@ class SQLiteHost:
     """What the parts of :class:`~memlane.store.sqlite.SQLiteStore` rely on from each other.
 
     Only declarations (for the type checker): ``SQLiteStore`` provides the connections, transactions
-    and agents, and its parts (``sqlite_*`` mixins) the methods they share.
+    and agents, and its parts (the modules of this package) the methods they share.
     """
 
     if TYPE_CHECKING:

@@ -2,7 +2,7 @@
 
 Appending takes the thread's next sequence numbers inside the store's ``BEGIN IMMEDIATE`` write, so they
 stay gap-free across processes; each message is indexed for keyword search (``messages_fts``) in the same
-transaction, with its words tagged by agent (:func:`~memlane.store.sqlite_schema.agent_terms`).
+transaction, with its words tagged by agent (:func:`~memlane.store.sqlite.schema.agent_terms`).
 """
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import NotFound, StorageError
-from ..types import Message, Thread
-from ..validation import NewJob, NewMessage
-from ._common import dump_json, fmt_time, known_roles, thread_from_row
-from .sqlite_common import MESSAGE_COLS, ROWS, THREAD_COLS, SQLiteHost, column_value, message_row
-from .sqlite_jobs import insert_jobs
-from .sqlite_schema import agent_terms
+from ...errors import NotFound, StorageError
+from ...types import Message, Thread
+from ...validation import NewJob, NewMessage
+from .._common import dump_json, fmt_time, known_roles, thread_from_row
+from .common import MESSAGE_COLS, ROWS, THREAD_COLS, SQLiteHost, column_value, message_row
+from .jobs import insert_jobs
+from .schema import agent_terms
 
 __all__ = ["SQLiteThreads"]
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .errors import Forbidden, NotFound
-from .memory_core import MemoryBase, check_positive, fact_text
-from .store import FactFilter
-from .types import Fact, FactChange
-from .validation import (
+from ..errors import Forbidden, NotFound
+from ..store import FactFilter
+from ..types import Fact, FactChange
+from ..validation import (
     NewFact,
     check_category,
     check_content,
@@ -19,6 +18,7 @@ from .validation import (
     check_optional_key,
     check_visibility,
 )
+from .base import MemoryBase, check_positive, fact_text
 
 __all__ = ["FactsMixin"]
 

@@ -12,13 +12,13 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import NotFound
-from ..types import Fact, FactChange
-from ..validation import NewFact, NewJob
-from ._common import check_fact_fields, dump_json, fact_change_from_row, fact_diff, fmt_time
-from .base import FactFilter
-from .sqlite_common import FACT_COLS, ROWS, SQLiteHost, column_value, fact_row, fact_where
-from .sqlite_jobs import insert_jobs
+from ...errors import NotFound
+from ...types import Fact, FactChange
+from ...validation import NewFact, NewJob
+from .._common import check_fact_fields, dump_json, fact_change_from_row, fact_diff, fmt_time
+from ..base import FactFilter
+from .common import FACT_COLS, ROWS, SQLiteHost, column_value, fact_row, fact_where
+from .jobs import insert_jobs
 
 __all__ = ["SQLiteFacts", "insert_history"]
 

@@ -13,11 +13,11 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import NotFound
-from ..types import Summary
-from ..validation import NewSummary
-from ._common import dump_json, fmt_time, marked_range
-from .sqlite_common import SUMMARY_COLS, SQLiteHost, summary_row
+from ...errors import NotFound
+from ...types import Summary
+from ...validation import NewSummary
+from .._common import dump_json, fmt_time, marked_range
+from .common import SUMMARY_COLS, SQLiteHost, summary_row
 
 __all__ = ["SQLiteSummaries"]
 

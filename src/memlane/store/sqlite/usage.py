@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from ..types import UsageRecord, UsageTotals
-from ._common import fmt_time
-from .sqlite_common import SQLiteHost
+from ...types import UsageRecord, UsageTotals
+from .._common import fmt_time
+from .common import SQLiteHost
 
 __all__ = ["SQLiteUsage"]
 

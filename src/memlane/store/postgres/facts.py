@@ -12,13 +12,13 @@ from typing import Any
 import numpy as np
 from psycopg import sql
 
-from ..errors import NotFound
-from ..types import Fact, FactChange
-from ..validation import NewFact, NewJob
-from ._common import check_fact_fields, fact_change_from_row, fact_diff
-from .base import FactFilter
-from .postgres_common import FACT_SELECT, ROWS, Conn, PostgresHost, as_json, fact_row, one_row, sql_limit
-from .postgres_jobs import insert_jobs
+from ...errors import NotFound
+from ...types import Fact, FactChange
+from ...validation import NewFact, NewJob
+from .._common import check_fact_fields, fact_change_from_row, fact_diff
+from ..base import FactFilter
+from .common import FACT_SELECT, ROWS, Conn, PostgresHost, as_json, fact_row, one_row, sql_limit
+from .jobs import insert_jobs
 
 __all__ = ["PostgresFacts"]
 

@@ -1,6 +1,6 @@
 """Stored vectors of the SQLite backend (a mixin of :class:`~memlane.store.sqlite.SQLiteStore`): the
 ``embeddings`` table, the backlog of items without vectors, and vector search through the in-memory
-matrices of :mod:`memlane.store.sqlite_vectors`, with the scope turned into a mask of the rows it allows.
+matrices of :mod:`memlane.store.sqlite.vectors`, with the scope turned into a mask of the rows it allows.
 
 The first vectors stored fix the store's dimension (``meta.embedding_dim``); vectors of another
 dimension are refused.
@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InvalidInput
-from ..types import Fact, Message, Summary
-from .base import Candidate, FactFilter, Scope
-from .sqlite_common import (
+from ...errors import InvalidInput
+from ...types import Fact, Message, Summary
+from ..base import Candidate, FactFilter, Scope
+from .common import (
     FACT_COLS,
     MESSAGE_COLS,
     SUMMARY_COLS,
@@ -29,7 +29,7 @@ from .sqlite_common import (
     summary_row,
     summary_visibility,
 )
-from .sqlite_vectors import KIND_CODES, AgentVectors, member, top_k
+from .vectors import KIND_CODES, AgentVectors, member, top_k
 
 __all__ = ["SQLiteEmbeddings"]
 

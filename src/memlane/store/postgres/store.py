@@ -14,14 +14,14 @@ UPDATE`` strength, so foreign-key checks of other writers do not wait) and alloc
 step; the lock is held to commit, so concurrent writers to one thread queue up, and a rolled-back
 append gives its numbers back. Sequence numbers stay gap-free and unique across processes.
 
-Search: full text through generated ``tsvector`` columns (see :mod:`memlane.store.postgres_schema`),
+Search: full text through generated ``tsvector`` columns (see :mod:`memlane.store.postgres.schema`),
 vectors through HNSW indexes with pgvector's iterative index scans, so a filtered query keeps scanning
 until it has ``limit`` rows the scope allows. Scope filters are always in the query's WHERE clause.
 
-The store is put together from parts, one module each: :mod:`.postgres_threads` (threads and messages),
-:mod:`.postgres_facts`, :mod:`.postgres_summaries`, :mod:`.postgres_vectors`, :mod:`.postgres_search`
-(keyword search, scopes), :mod:`.postgres_jobs`, :mod:`.postgres_usage` and :mod:`.postgres_exchange`
-(export/import), on the shared pieces of :mod:`.postgres_common`. This module holds the connections,
+The store is put together from parts, one module each: :mod:`.threads` (threads and messages),
+:mod:`.facts`, :mod:`.summaries`, :mod:`.vectors`, :mod:`.search`
+(keyword search, scopes), :mod:`.jobs`, :mod:`.usage` and :mod:`.exchange`
+(export/import), on the shared pieces of :mod:`.common`. This module holds the connections,
 transactions, migrations, store status and metadata, and agents.
 """
 
@@ -41,18 +41,18 @@ from psycopg import sql
 from psycopg.adapt import AdaptersMap
 from psycopg_pool import ConnectionPool, PoolClosed, PoolTimeout
 
-from ..errors import DatabaseLocked, InvalidInput, StorageError
-from .base import Store, StoreStatus
-from .postgres_common import Conn, T, Vector, VectorDumper, one_row
-from .postgres_exchange import PostgresExchange
-from .postgres_facts import PostgresFacts
-from .postgres_jobs import PostgresJobs
-from .postgres_schema import MIGRATIONS
-from .postgres_search import CommonTerms, PostgresSearch
-from .postgres_summaries import PostgresSummaries
-from .postgres_threads import PostgresThreads
-from .postgres_usage import PostgresUsage
-from .postgres_vectors import PostgresVectors
+from ...errors import DatabaseLocked, InvalidInput, StorageError
+from ..base import Store, StoreStatus
+from .common import Conn, T, Vector, VectorDumper, one_row
+from .exchange import PostgresExchange
+from .facts import PostgresFacts
+from .jobs import PostgresJobs
+from .schema import MIGRATIONS
+from .search import CommonTerms, PostgresSearch
+from .summaries import PostgresSummaries
+from .threads import PostgresThreads
+from .usage import PostgresUsage
+from .vectors import PostgresVectors
 
 __all__ = ["PostgresStore"]
 

@@ -12,10 +12,10 @@ from typing import Any
 
 from psycopg import sql
 
-from ..errors import NotFound
-from ..types import Job
-from ..validation import NewJob
-from .postgres_common import Conn, PostgresHost, Where, as_json, sql_limit, utc, utc_or_none
+from ...errors import NotFound
+from ...types import Job
+from ...validation import NewJob
+from .common import Conn, PostgresHost, Where, as_json, sql_limit, utc, utc_or_none
 
 __all__ = ["PostgresJobs", "insert_jobs"]
 

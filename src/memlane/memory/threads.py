@@ -6,10 +6,9 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from .errors import InvalidInput, NotFound
-from .memory_core import TOKEN_FIELDS, MemoryBase, item_text
-from .types import Message, Thread
-from .validation import (
+from ..errors import InvalidInput, NotFound
+from ..types import Message, Thread
+from ..validation import (
     NewMessage,
     check_content,
     check_key,
@@ -18,6 +17,7 @@ from .validation import (
     new_message,
     new_message_from_item,
 )
+from .base import TOKEN_FIELDS, MemoryBase, item_text
 
 __all__ = ["ThreadsMixin"]
 

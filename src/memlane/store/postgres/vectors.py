@@ -14,10 +14,10 @@ from typing import Any, cast
 import numpy as np
 from psycopg import sql
 
-from ..errors import InvalidInput
-from ..types import Fact, Message, Summary
-from .base import Candidate, Scope
-from .postgres_common import (
+from ...errors import InvalidInput
+from ...types import Fact, Message, Summary
+from ..base import Candidate, Scope
+from .common import (
     FACT_SELECT,
     MESSAGE_SELECT,
     SEARCH_TABLES,
@@ -33,7 +33,7 @@ from .postgres_common import (
     summary_row,
     vector_values,
 )
-from .postgres_schema import VECTOR_TABLES
+from .schema import VECTOR_TABLES
 
 __all__ = ["PostgresVectors"]
 

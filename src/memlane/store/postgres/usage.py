@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from ..types import UsageRecord, UsageTotals
-from .postgres_common import Conn, PostgresHost
+from ...types import UsageRecord, UsageTotals
+from .common import Conn, PostgresHost
 
 __all__ = ["PostgresUsage"]
 

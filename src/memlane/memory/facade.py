@@ -5,14 +5,14 @@ and to one store. It validates every input before writing, counts tokens with th
 tokenizer, and assembles token-budgeted context. It is safe to share between threads; several
 processes may open the same store.
 
-``Memory`` is assembled from one mixin per area, each in its own module::
+``Memory`` is assembled from one part per thing a user does, each in its own module of this package::
 
-    memory.py           Memory: construction, lifecycle, background jobs, token counts
-    memory_threads.py   ThreadsMixin: messages and threads
-    memory_facts.py     FactsMixin: remembered facts and their history
-    memory_recall.py    RecallMixin: recall, context assembly, summaries
-    memory_admin.py     AdminMixin: embedding model checks, reindex, status, export / import
-    memory_core.py      MemoryBase: the state and helpers they share
+    facade.py    Memory: construction, lifecycle, background jobs, token counts
+    threads.py   ThreadsMixin: messages and threads
+    facts.py     FactsMixin: remembered facts and their history
+    recall.py    RecallMixin: recall, context assembly, summaries
+    admin.py     AdminMixin: embedding model checks, reindex, status, export / import
+    base.py      MemoryBase: the state and helpers they share
 """
 
 from __future__ import annotations
@@ -22,31 +22,27 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .config import Settings, load_settings
-from .context import TokenCounts
-from .errors import InvalidInput
-from .exchange import EXPORT_FORMAT
-from .memory_admin import AdminMixin
-from .memory_core import fact_text
-from .memory_core import message_text as message_text
-from .memory_facts import FactsMixin
-from .memory_recall import RecallMixin
-from .memory_threads import ThreadsMixin
-from .pipeline import Pipeline
-from .pipeline.usage import UsageLedger, ledger_for
-from .pipeline.worker import BackgroundWorker, Worker
-from .retrieval import Searcher
-from .store import Store, open_store_for
-from .tokens import Tokenizer, encoding_for, get_tokenizer
-from .validation import check_key
+from ..config import Settings, load_settings
+from ..context import TokenCounts
+from ..errors import InvalidInput
+from ..exchange import EXPORT_FORMAT
+from ..pipeline import Pipeline
+from ..pipeline.usage import UsageLedger, ledger_for
+from ..pipeline.worker import BackgroundWorker, Worker
+from ..retrieval import Searcher
+from ..store import Store, open_store_for
+from ..tokens import Tokenizer, encoding_for, get_tokenizer
+from ..validation import check_key
+from .admin import AdminMixin
+from .facts import FactsMixin
+from .recall import RecallMixin
+from .threads import ThreadsMixin
 
 if TYPE_CHECKING:
-    from .embeddings import Embedder
-    from .llm import LLMClient
+    from ..embeddings import Embedder
+    from ..llm import LLMClient
 
 __all__ = ["EXPORT_FORMAT", "Memory"]
-
-_fact_text = fact_text  # memlane.pipeline imports it under this name
 
 
 def _utcnow() -> datetime:
@@ -64,7 +60,7 @@ def embedder_from_settings(settings: Settings) -> Embedder | None:
     """The embedder the settings name (``none`` → None)."""
     if settings.embedder == "none":
         return None
-    from .embeddings import make_embedder  # loads onnxruntime only when an embedder is wanted
+    from ..embeddings import make_embedder  # loads onnxruntime only when an embedder is wanted
 
     options: dict[str, Any] = {}
     if settings.embedder == "openai":
@@ -80,7 +76,7 @@ def llm_from_settings(settings: Settings) -> LLMClient | None:
     """The LLM client the settings configure, or None (then the pipeline works without one)."""
     if not settings.llm_provider or settings.llm_provider == "none":
         return None
-    from .llm import make_llm
+    from ..llm import make_llm
 
     return make_llm(
         settings.llm_provider,

@@ -14,11 +14,11 @@ from typing import Any
 import numpy as np
 from psycopg import sql
 
-from ..errors import NotFound
-from ..types import Message, Thread
-from ..validation import NewJob, NewMessage
-from ._common import dump_json, known_roles
-from .postgres_common import (
+from ...errors import NotFound
+from ...types import Message, Thread
+from ...validation import NewJob, NewMessage
+from .._common import dump_json, known_roles
+from .common import (
     MESSAGE_SELECT,
     THREAD_SELECT,
     Conn,
@@ -30,7 +30,7 @@ from .postgres_common import (
     sql_limit,
     thread_row,
 )
-from .postgres_jobs import insert_jobs
+from .jobs import insert_jobs
 
 __all__ = ["PostgresThreads"]
 

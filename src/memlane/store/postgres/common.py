@@ -1,5 +1,5 @@
 """Shared pieces of the PostgreSQL backend: the connection type, pgvector's wire format, SQL building
-blocks, and rows to records. Used by :mod:`memlane.store.postgres` and its parts (``postgres_*``).
+blocks, and rows to records. Used by :mod:`memlane.store.postgres` and its parts (the modules of this package).
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from psycopg.pq import Format
 from psycopg.types.json import Json
 from psycopg_pool import ConnectionPool
 
-from ..errors import StorageError
-from ..types import Fact, Message, Summary, Thread
-from ._common import (
+from ...errors import StorageError
+from ...types import Fact, Message, Summary, Thread
+from .._common import (
     RowCodec,
     dump_json,
     fact_from_row,
@@ -29,10 +29,10 @@ from ._common import (
     thread_from_row,
     unchanged,
 )
-from .base import FactFilter, Scope
+from ..base import FactFilter, Scope
 
 if TYPE_CHECKING:
-    from .postgres_search import CommonTerms
+    from .search import CommonTerms
 
 __all__ = [
     "FACT_SELECT",
@@ -210,7 +210,7 @@ class PostgresHost:
     """What the parts of :class:`~memlane.store.postgres.PostgresStore` rely on from each other.
 
     Only declarations (for the type checker): ``PostgresStore`` provides the connection helpers and
-    settings, and its parts (``postgres_*`` mixins) the methods they share.
+    settings, and its parts (the modules of this package) the methods they share.
     """
 
     if TYPE_CHECKING:

@@ -8,10 +8,10 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from .errors import InvalidInput, ModelMismatch
-from .exchange import EXPORT_FORMAT, EXPORT_VERSION, check_record
-from .memory_core import KINDS, TOKEN_FIELDS, MemoryBase, item_text
-from .store import Scope, StoreStatus
+from ..errors import InvalidInput, ModelMismatch
+from ..exchange import EXPORT_FORMAT, EXPORT_VERSION, check_record
+from ..store import Scope, StoreStatus
+from .base import KINDS, TOKEN_FIELDS, MemoryBase, item_text
 
 __all__ = ["AdminMixin"]
 

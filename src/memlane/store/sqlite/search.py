@@ -1,5 +1,5 @@
 """Keyword search of the SQLite backend (a mixin of :class:`~memlane.store.sqlite.SQLiteStore`): FTS5
-queries over ``messages_fts``, ``facts_fts`` and ``summaries_fts`` (see :mod:`memlane.store.sqlite_schema`),
+queries over ``messages_fts``, ``facts_fts`` and ``summaries_fts`` (see :mod:`memlane.store.sqlite.schema`),
 ranked by bm25.
 
 Scopes are hard filters of each query: scope tokens in the MATCH expression where the index holds them
@@ -12,10 +12,10 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from ._common import fmt_time, query_terms
-from .base import Candidate, Scope
-from .sqlite_common import SQLiteHost, metadata_where, summary_visibility
-from .sqlite_schema import agent_terms
+from .._common import fmt_time, query_terms
+from ..base import Candidate, Scope
+from .common import SQLiteHost, metadata_where, summary_visibility
+from .schema import agent_terms
 
 __all__ = ["SQLiteSearch"]
 
@@ -71,7 +71,7 @@ class SQLiteSearch(SQLiteHost):
     def _search_messages(
         self, conn: sqlite3.Connection, agent_id: int, thread_id: int | None, terms: list[str], scope: Scope, limit: int
     ) -> list[Candidate]:
-        # Message words are indexed per agent (sqlite_schema.agent_terms), so the query's terms only reach this
+        # Message words are indexed per agent (schema.agent_terms), so the query's terms only reach this
         # agent's postings and the agent needs no scope token of its own. FTS5 walks the whole doclist of every
         # scope token it is given, so a narrower scope matches on the narrowest token there is: the thread's
         # (thread ids are unique across agents), else the tokens of the user's threads.

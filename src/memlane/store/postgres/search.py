@@ -13,9 +13,9 @@ from typing import Any, cast
 
 from psycopg import sql
 
-from ._common import query_terms
-from .base import Candidate, FactFilter, Scope
-from .postgres_common import SEARCH_TABLES, Conn, PostgresHost, Where, as_json
+from .._common import query_terms
+from ..base import Candidate, FactFilter, Scope
+from .common import SEARCH_TABLES, Conn, PostgresHost, Where, as_json
 
 __all__ = ["PostgresSearch"]
 

@@ -12,11 +12,11 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from ..errors import NotFound
-from ..types import Job
-from ..validation import NewJob
-from ._common import dump_json, fmt_time, load_json, parse_time
-from .sqlite_common import SQLiteHost
+from ...errors import NotFound
+from ...types import Job
+from ...validation import NewJob
+from .._common import dump_json, fmt_time, load_json, parse_time
+from .common import SQLiteHost
 
 __all__ = ["SQLiteJobs", "insert_jobs"]
 

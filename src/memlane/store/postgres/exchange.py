@@ -13,8 +13,8 @@ from typing import Any
 import psycopg
 from psycopg_pool import PoolClosed
 
-from ..errors import Conflict, InvalidInput, StorageError
-from ._common import (
+from ...errors import Conflict, InvalidInput, StorageError
+from .._common import (
     RowCodec,
     fact_records,
     message_record,
@@ -22,7 +22,7 @@ from ._common import (
     thread_record,
     unchanged,
 )
-from ._exchange import (
+from .._exchange import (
     RecordImporter,
     fact_change_import_row,
     fact_import_row,
@@ -30,7 +30,7 @@ from ._exchange import (
     summary_import_row,
     thread_import_row,
 )
-from .postgres_common import (
+from .common import (
     FACT_SELECT,
     MESSAGE_SELECT,
     SUMMARY_SELECT,

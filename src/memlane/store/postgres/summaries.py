@@ -13,11 +13,11 @@ from datetime import datetime
 import numpy as np
 from psycopg import sql
 
-from ..errors import NotFound
-from ..types import Summary
-from ..validation import NewSummary
-from ._common import marked_range
-from .postgres_common import SUMMARY_SELECT, Conn, PostgresHost, Where, as_json, one_row, sql_limit, summary_row
+from ...errors import NotFound
+from ...types import Summary
+from ...validation import NewSummary
+from .._common import marked_range
+from .common import SUMMARY_SELECT, Conn, PostgresHost, Where, as_json, one_row, sql_limit, summary_row
 
 __all__ = ["PostgresSummaries"]
 

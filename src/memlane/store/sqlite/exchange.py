@@ -12,23 +12,23 @@ from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from ..errors import InvalidInput
-from ._common import (
+from ...errors import InvalidInput
+from .._common import (
     fact_records,
     message_record,
     summary_record,
     thread_record,
 )
-from ._exchange import (
+from .._exchange import (
     RecordImporter,
     fact_import_row,
     message_import_row,
     summary_import_row,
     thread_import_row,
 )
-from .sqlite_common import COLUMNS, FACT_COLS, MESSAGE_COLS, RECORDS, SUMMARY_COLS, THREAD_COLS, SQLiteHost
-from .sqlite_facts import insert_history
-from .sqlite_schema import agent_terms
+from .common import COLUMNS, FACT_COLS, MESSAGE_COLS, RECORDS, SUMMARY_COLS, THREAD_COLS, SQLiteHost
+from .facts import insert_history
+from .schema import agent_terms
 
 __all__ = ["SQLiteExchange"]
 

@@ -6,11 +6,11 @@ release the GIL, and WAL readers do not block each other). Writes run in ``BEGIN
 a writer takes the lock before reading what it will change (sequence numbers stay gap-free across
 processes); a lock that outlasts SQLite's busy timeout is retried with exponential backoff and jitter.
 
-The store is put together from parts, one module each: :mod:`.sqlite_threads` (threads and messages),
-:mod:`.sqlite_facts`, :mod:`.sqlite_summaries`, :mod:`.sqlite_embeddings` (stored vectors and vector
-search, on the in-memory matrices of :mod:`.sqlite_vectors`), :mod:`.sqlite_search` (keyword search),
-:mod:`.sqlite_exchange` (export/import), :mod:`.sqlite_jobs` and :mod:`.sqlite_usage`, on the shared
-pieces of :mod:`.sqlite_common`. This module holds the connections, transactions, migrations, store
+The store is put together from parts, one module each: :mod:`.threads` (threads and messages),
+:mod:`.facts`, :mod:`.summaries`, :mod:`.embeddings` (stored vectors and vector
+search, on the in-memory matrices of :mod:`.vectors`), :mod:`.search` (keyword search),
+:mod:`.exchange` (export/import), :mod:`.jobs` and :mod:`.usage`, on the shared
+pieces of :mod:`.common`. This module holds the connections, transactions, migrations, store
 status and metadata, and agents.
 """
 
@@ -27,19 +27,19 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..errors import DatabaseLocked, InvalidInput, StorageError
-from ._common import fmt_time
-from .base import Store, StoreStatus
-from .sqlite_embeddings import SQLiteEmbeddings
-from .sqlite_exchange import SQLiteExchange
-from .sqlite_facts import SQLiteFacts
-from .sqlite_jobs import SQLiteJobs
-from .sqlite_schema import MIGRATION_STEPS, MIGRATIONS, register_functions
-from .sqlite_search import SQLiteSearch
-from .sqlite_summaries import SQLiteSummaries
-from .sqlite_threads import SQLiteThreads
-from .sqlite_usage import SQLiteUsage
-from .sqlite_vectors import VectorCache
+from ...errors import DatabaseLocked, InvalidInput, StorageError
+from .._common import fmt_time
+from ..base import Store, StoreStatus
+from .embeddings import SQLiteEmbeddings
+from .exchange import SQLiteExchange
+from .facts import SQLiteFacts
+from .jobs import SQLiteJobs
+from .schema import MIGRATION_STEPS, MIGRATIONS, register_functions
+from .search import SQLiteSearch
+from .summaries import SQLiteSummaries
+from .threads import SQLiteThreads
+from .usage import SQLiteUsage
+from .vectors import VectorCache
 
 __all__ = ["SQLiteStore"]
 

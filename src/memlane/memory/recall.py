@@ -7,13 +7,13 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, Literal, overload
 
-from .context import Context, assemble
-from .errors import InvalidInput
-from .memory_core import KINDS, MemoryBase, aware, check_positive
-from .retrieval import Found, SearchConfig, get_preset
-from .store import FactFilter, Scope
-from .types import Fact, Hit, HitGroup, Message, Summary, Thread
-from .validation import check_content, check_key, check_metadata_filter, check_optional_key
+from ..context import Context, assemble
+from ..errors import InvalidInput
+from ..retrieval import Found, SearchConfig, get_preset
+from ..store import FactFilter, Scope
+from ..types import Fact, Hit, HitGroup, Message, Summary, Thread
+from ..validation import check_content, check_key, check_metadata_filter, check_optional_key
+from .base import KINDS, MemoryBase, aware, check_positive
 
 __all__ = ["RecallMixin"]
 

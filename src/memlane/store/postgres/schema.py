@@ -1,6 +1,6 @@
 """Numbered migrations of the PostgreSQL schema. Applied in order when a store opens; never edited once shipped.
 
-The version numbers mean what they mean for SQLite (:mod:`memlane.store.sqlite_schema`): 1 is the initial
+The version numbers mean what they mean for SQLite (:mod:`memlane.store.sqlite.schema`): 1 is the initial
 schema (threads, messages, facts, history, summaries, jobs, full-text search), 2 adds the embeddings, 3 is
 SQLite-only (an FTS5 trigger change) and empty here, 4 adds LLM usage events, 5 is SQLite-only (per-agent
 FTS5 terms) and empty here, 6 is PostgreSQL-only (each message vector's thread) and empty in SQLite.
