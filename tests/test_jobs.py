@@ -179,10 +179,12 @@ def test_a_job_is_queued_in_the_write_that_causes_it(mem: Memory, tmp_path: Path
         msg.created_at,
     )
 
-    # A job that cannot be stored fails the whole write: the message is not stored either.
+    # A job that cannot be stored fails the whole write: the message is not stored either. (The facade
+    # reports the step's TypeError as InvalidInput: callers only ever see memlane's errors.)
     step.extra = [NewJob("test.append", {"not json": object()})]
-    with pytest.raises(TypeError):
+    with pytest.raises(InvalidInput) as caught:
         mem.add_message("t2", "user", "this write fails")
+    assert isinstance(caught.value.__cause__, TypeError)
     assert mem.history("t2") == [] and len(mem.store.list_jobs("bot")) == 1
 
 

@@ -124,22 +124,10 @@ def test_merge_settings_are_validated() -> None:
             load_settings(**bad)
 
 
-def merged_many(messages: Sequence[ChatMessage]) -> str:
-    """``merge_profiles``: each person's current facts joined, keyed by their user key."""
-    out = {}
-    for part in messages[1].content.split("\n\n---\n\n"):
-        user = part.split("Person (user key): ", 1)[1].split("\n", 1)[0]
-        facts = part.split("Current facts:\n", 1)[1].splitlines()
-        out[user] = " ".join(line.split(") ", 1)[1] + "." for line in facts)
-    return json.dumps({"profiles": out})
-
-
-def test_one_call_merges_every_user_whose_merge_was_put_off(tmp_path: Path, clock: FakeClock) -> None:
-    llm = ScriptedLLM(
-        responder=lambda messages: (
-            merged_many(messages) if '"profiles"' in messages[0].content else merged_text(messages)
-        )
-    )
+def test_each_merge_call_holds_one_person(tmp_path: Path, clock: FakeClock) -> None:
+    # Users whose merges were put off are no longer merged along in one call: a model that mixed people up
+    # would move one user's private facts into another's profile. Each user's merge is a call of its own.
+    llm = ScriptedLLM(responder=merged_text)
     with open_memory(tmp_path / "m.db", clock, llm, profile_merge_facts=3) as mem:
         mem.remember("Bob plays chess", user="bob")
         mem.remember("Carol grows tomatoes", user="carol")
@@ -150,28 +138,15 @@ def test_one_call_merges_every_user_whose_merge_was_put_off(tmp_path: Path, cloc
             mem.remember(f"Alice enjoys {hobby}", user="alice")
         clock.advance(minutes=2)
         mem.run_jobs()
-        [call] = llm.calls  # alice's merge is due; bob's and carol's come along in the same call
-        assert all(f"Person (user key): {u}" in call.messages[1].content for u in ("alice", "bob", "carol"))
-        assert profile_of(mem, "bob") == "Bob plays chess."
-        assert profile_of(mem, "carol") == "Carol grows tomatoes."
+        [call] = llm.calls  # alice's merge is due; bob's and carol's wait for their own
+        prompt = "\n".join(m.content for m in call.messages)
+        assert "Alice enjoys" in prompt and "Bob" not in prompt and "Carol" not in prompt
         assert profile_of(mem, "alice") == "Alice enjoys sailing. Alice enjoys climbing. Alice enjoys cello."
-        clock.advance(days=8)  # the put-off jobs come due and find nothing left to merge
+        clock.advance(days=8)  # the put-off merges come due, one call each
         mem.run_jobs()
-        assert len(llm.calls) == 1
+        assert len(llm.calls) == 3
+        for call in llm.calls[1:]:
+            prompt = "\n".join(m.content for m in call.messages)
+            assert ("Bob plays chess" in prompt) != ("Carol grows tomatoes" in prompt)
+        assert profile_of(mem, "bob") == "Bob plays chess."
         assert [s.method for u in ("alice", "bob", "carol") for s in stored_profiles(mem, u)] == ["llm"] * 3
-
-
-def test_a_user_the_batched_answer_leaves_out_keeps_the_bullet_list(tmp_path: Path, clock: FakeClock) -> None:
-    llm = ScriptedLLM(json.dumps({"profiles": {"alice": "Alice likes chess and go."}}))
-    with open_memory(tmp_path / "m.db", clock, llm, profile_merge_facts=2) as mem:
-        mem.remember("Bob plays chess", user="bob")
-        clock.advance(minutes=2)
-        mem.run_jobs()
-        mem.remember("Alice likes chess", user="alice")
-        mem.remember("Alice likes go", user="alice")
-        clock.advance(minutes=2)
-        mem.run_jobs()
-        assert len(llm.calls) == 1
-        assert profile_of(mem, "alice") == "Alice likes chess and go."
-        [bob] = stored_profiles(mem, "bob")
-        assert (bob.method, bob.content, bob.metadata["fallback"]) == ("list", "- Bob plays chess", "not in the answer")

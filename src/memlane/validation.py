@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .errors import InvalidInput
+from .timestamps import EARLIEST, LATEST
 from .types import CATEGORIES, ROLES, VISIBILITIES
 
 __all__ = [
@@ -131,6 +132,31 @@ def check_content(value: Any, field: str, max_chars: int, *, allow_empty: bool =
     return text
 
 
+#: The deepest nesting of lists and objects a JSON value (metadata, a tool call) may have.
+MAX_JSON_DEPTH = 32
+#: The largest integer memlane stores or takes as an id or limit (SQLite's and PostgreSQL's bigint).
+MAX_INT = 2**63 - 1
+
+
+def _check_shape(value: Any, field: str) -> None:
+    """Refuse JSON values nested deeper than :data:`MAX_JSON_DEPTH` or holding integers beyond 64 bits
+    (checked without recursion, so any depth gets a typed error)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, Mapping):
+            children: Any = item.values()
+        elif isinstance(item, list | tuple):
+            children = item
+        else:
+            if isinstance(item, int) and not isinstance(item, bool) and not -MAX_INT - 1 <= item <= MAX_INT:
+                raise InvalidInput(f"{field} holds an integer outside 64 bits")
+            continue
+        if depth > MAX_JSON_DEPTH:
+            raise InvalidInput(f"{field} is nested more than {MAX_JSON_DEPTH} levels deep")
+        stack.extend((child, depth + 1) for child in children)
+
+
 def check_metadata(value: Any, field: str = "metadata") -> dict[str, Any]:
     """A JSON object, given as a dict or as JSON text; None becomes ``{}``."""
     if value is None:
@@ -140,8 +166,11 @@ def check_metadata(value: Any, field: str = "metadata") -> dict[str, Any]:
             value = json.loads(value)
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise InvalidInput(f"{field} is not valid JSON: {exc}") from exc
+        except RecursionError as exc:
+            raise InvalidInput(f"{field} is nested more than {MAX_JSON_DEPTH} levels deep") from exc
     if not isinstance(value, Mapping):
         raise InvalidInput(f"{field} must be a JSON object, not {type(value).__name__}")
+    _check_shape(value, field)
     try:
         text = json.dumps(value, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as exc:
@@ -176,6 +205,8 @@ def check_metadata_filter(value: Any) -> dict[str, str | int | float | bool | No
             )
         if isinstance(item, str):
             _check_text(item, "metadata filter")
+        if isinstance(item, int) and not isinstance(item, bool) and not -MAX_INT - 1 <= item <= MAX_INT:
+            raise InvalidInput(f"metadata filter value of {key!r} is an integer outside 64 bits")
         checked[key] = item
     return checked or None
 
@@ -195,19 +226,28 @@ def _check_no_nul(value: Any, field: str) -> None:
 
 
 def check_timestamp(value: Any, field: str = "created_at") -> datetime | None:
-    """A datetime (naive means UTC) or ISO-8601 text, returned in UTC; None passes."""
+    """A datetime (naive means UTC) or ISO-8601 text, returned in UTC; None passes.
+
+    Raises:
+        InvalidInput: not a time, or outside the years 1000 to 8999 (:data:`memlane.timestamps.EARLIEST`,
+            :data:`~memlane.timestamps.LATEST`).
+    """
     if value is None:
         return None
     if isinstance(value, str):
         try:
             value = datetime.fromisoformat(value.replace("Z", "+00:00"))
         except ValueError as exc:
-            raise InvalidInput(f"{field} is not an ISO-8601 timestamp: {value!r}") from exc
+            raise InvalidInput(f"{field} is not an ISO-8601 timestamp: {value[:64]!r}") from exc
     if not isinstance(value, datetime):
         raise InvalidInput(f"{field} must be a datetime or ISO-8601 text")
-    if value.tzinfo is None:
-        return value.replace(tzinfo=UTC)
-    return value.astimezone(UTC)
+    try:
+        moment = value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+    except (OverflowError, ValueError) as exc:
+        raise InvalidInput(f"{field} is out of range: {value!r}") from exc
+    if not EARLIEST <= moment < LATEST:
+        raise InvalidInput(f"{field} must lie between {EARLIEST:%Y-%m-%d} and {LATEST:%Y-%m-%d} (UTC): {value!r}")
+    return moment
 
 
 def check_importance(value: Any) -> int:
@@ -239,6 +279,8 @@ def _check_tool_calls(value: Any) -> list[dict[str, Any]] | None:
             value = json.loads(value)
         except json.JSONDecodeError as exc:
             raise InvalidInput(f"tool_calls is not valid JSON: {exc}") from exc
+        except RecursionError as exc:
+            raise InvalidInput(f"tool_calls is nested more than {MAX_JSON_DEPTH} levels deep") from exc
     if not isinstance(value, list) or not value:
         raise InvalidInput("tool_calls must be a non-empty list of tool-call objects")
     calls = []

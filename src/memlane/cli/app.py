@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated, Any
 
+import click
 import typer
 from typer.core import TyperGroup
+from typer.exceptions import TyperException
 
 from memlane import __version__
 from memlane.errors import MemlaneError
@@ -32,6 +35,17 @@ class MemlaneGroup(TyperGroup):
             message = " ".join(str(exc).split()) or type(exc).__name__
             typer.echo(f"error: {message}", err=True)
             raise typer.Exit(exit_code_for(exc)) from None
+        except (OverflowError, RecursionError) as exc:  # input too large or too deep for a check to have caught
+            typer.echo(f"error: the input is too large or too deeply nested ({type(exc).__name__})", err=True)
+            raise typer.Exit(2) from None
+        except (typer.Exit, typer.Abort, KeyboardInterrupt, TyperException, click.exceptions.ClickException):
+            raise  # typer's and click's own control flow and usage errors
+        except Exception as exc:  # a bug: one line, never a traceback (MEMLANE_DEBUG=1 shows it)
+            if os.environ.get("MEMLANE_DEBUG"):
+                raise
+            message = " ".join(str(exc).split())[:300]
+            typer.echo(f"error: internal error ({type(exc).__name__}: {message}); please report it", err=True)
+            raise typer.Exit(1) from None
 
 
 app = typer.Typer(

@@ -7,14 +7,17 @@ what text an item is embedded as is :mod:`memlane.texts`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import functools
+import inspect
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from ..errors import InvalidInput
+from ..errors import InvalidInput, MemlaneError
 from ..texts import fact_text, item_text, message_text
+from ..validation import MAX_INT
 
 if TYPE_CHECKING:
     from ..config import Settings
@@ -31,11 +34,15 @@ __all__ = [  # the text helpers live in memlane.texts (the pipeline uses them to
     "TOKEN_FIELDS",
     "MemoryBase",
     "aware",
+    "check_count",
     "check_positive",
     "fact_text",
     "item_text",
     "message_text",
+    "typed_errors",
 ]
+
+T = TypeVar("T")
 
 KINDS = ("message", "fact", "summary")  # what the store holds, embeds and recalls
 TOKEN_FIELDS = ("role", "content", "name", "tool_calls", "tool_call_id")  # what a message's token count covers
@@ -75,12 +82,82 @@ def aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
+def typed_errors(cls: type[T]) -> type[T]:
+    """Make every public method of ``cls`` raise only memlane's error tree.
+
+    Each method checks its arguments first; this is the net under those checks, for what they could not
+    foresee: a value of a type no check expected (``TypeError``/``ValueError`` from deeper down), an integer
+    too large for the database (``OverflowError``), a value nested too deeply to walk (``RecursionError``).
+    Each becomes :class:`~memlane.errors.InvalidInput`, the original chained as its cause. Nothing has been
+    written when they occur: writes come after validation, in one transaction.
+    """
+    for name in dir(cls):
+        if name.startswith("_"):
+            continue
+        attr = inspect.getattr_static(cls, name)
+        if inspect.isgeneratorfunction(attr):
+            setattr(cls, name, _guarded_generator(attr))
+        elif inspect.isfunction(attr):
+            setattr(cls, name, _guarded(attr))
+    return cls
+
+
+_UNFORESEEN = (TypeError, ValueError, OverflowError, RecursionError)
+
+
+def _as_invalid(exc: BaseException) -> InvalidInput:
+    if isinstance(exc, RecursionError):
+        return InvalidInput("a value is nested too deeply")
+    if isinstance(exc, OverflowError):
+        return InvalidInput(f"a number is too large: {exc}")
+    return InvalidInput(f"an argument has the wrong type or value: {' '.join(str(exc).split())[:200]}")
+
+
+def _guarded(method: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(method)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(*args, **kwargs)
+        except MemlaneError:
+            raise
+        except _UNFORESEEN as exc:
+            raise _as_invalid(exc) from exc
+
+    return call
+
+
+def _guarded_generator(method: Callable[..., Iterator[Any]]) -> Callable[..., Iterator[Any]]:
+    @functools.wraps(method)
+    def call(*args: Any, **kwargs: Any) -> Iterator[Any]:
+        try:
+            yield from method(*args, **kwargs)
+        except MemlaneError:
+            raise
+        except _UNFORESEEN as exc:
+            raise _as_invalid(exc) from exc
+
+    return call
+
+
+def check_count(value: Any, name: str) -> int | None:
+    """``value`` if it is None or a whole number from 0 to 2**63 - 1 (a limit or an offset).
+
+    Raises:
+        InvalidInput: anything else.
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_INT:
+        raise InvalidInput(f"{name} must be a whole number from 0 to 2**63 - 1, not {value!r}"[:200])
+    return value
+
+
 def check_positive(value: Any, message: str) -> int:
     """``value`` if it is a positive integer (a bool is not).
 
     Raises:
         InvalidInput: with ``message``, for anything else.
     """
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_INT:
         raise InvalidInput(message)
     return value

@@ -34,6 +34,7 @@ from ..store import Store, open_store_for
 from ..tokens import Tokenizer, encoding_for, get_tokenizer
 from ..validation import check_key
 from .admin import AdminMixin
+from .base import typed_errors
 from .facts import FactsMixin
 from .recall import RecallMixin
 from .threads import ThreadsMixin
@@ -87,6 +88,7 @@ def llm_from_settings(settings: Settings) -> LLMClient | None:
     )
 
 
+@typed_errors
 class Memory(ThreadsMixin, FactsMixin, RecallMixin, AdminMixin):
     """Long-term memory for one agent: conversation threads, remembered facts, recall and context.
 

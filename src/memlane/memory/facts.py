@@ -18,7 +18,7 @@ from ..validation import (
     check_optional_key,
     check_visibility,
 )
-from .base import MemoryBase, check_positive, fact_text
+from .base import MemoryBase, check_count, check_positive, fact_text
 
 __all__ = ["FactsMixin"]
 
@@ -99,7 +99,9 @@ class FactsMixin(MemoryBase):
             thread=check_optional_key(thread, "thread"),
             include_superseded=include_superseded,
         )
-        return self.store.list_facts(self.agent, flt, limit=limit, offset=offset)
+        return self.store.list_facts(
+            self.agent, flt, limit=check_count(limit, "limit"), offset=check_count(offset, "offset") or 0
+        )
 
     def _owned(self, fact_id: int, user: str | None) -> Fact:
         fact = self.fact(fact_id)

@@ -89,8 +89,10 @@ class RecallMixin(MemoryBase):
         relative to ``now`` (default: the memory's clock) and favours items of that time. ``since`` /
         ``until`` are hard limits on when items were created.
 
-        ``user`` limits facts to the user's own, shared and agent-level ones and messages to the user's
-        threads (unless ``thread`` is given). ``kinds`` picks among "message", "fact", "summary".
+        ``user`` limits facts to the user's own, shared and agent-level ones, and messages and thread
+        summaries to the threads the user wrote in; naming a ``thread`` the user never wrote in does not
+        widen that (its messages and summaries are not returned, only the facts the user may see).
+        ``kinds`` picks among "message", "fact", "summary".
         ``metadata`` keeps only items whose metadata holds each ``key: value`` given (top-level keys,
         string/number/boolean/None values; e.g. ``{"channel": "#general"}``), inside the search.
         A message is found as soon as :meth:`add_message` has returned.
@@ -117,9 +119,16 @@ class RecallMixin(MemoryBase):
         since, until = (None if since is None else aware(since)), (None if until is None else aware(until))
         if since is not None and until is not None and since >= until:
             raise InvalidInput(f"since ({since.isoformat()}) must be before until ({until.isoformat()})")
+        user, thread = check_optional_key(user, "user"), check_optional_key(thread, "thread")
+        if user is not None and thread is not None and wanted != ("fact",):
+            found_thread = self.store.get_thread(self.agent, thread)
+            if found_thread is None or user not in found_thread.users:  # not the user's conversation
+                wanted = tuple(k for k in wanted if k == "fact")
+                if not wanted:
+                    return []
         scope = Scope(
-            user=check_optional_key(user, "user"),
-            thread=check_optional_key(thread, "thread"),
+            user=user,
+            thread=thread,
             kinds=wanted,
             since=since,
             until=until,

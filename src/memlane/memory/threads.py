@@ -17,7 +17,7 @@ from ..validation import (
     new_message,
     new_message_from_item,
 )
-from .base import TOKEN_FIELDS, MemoryBase, item_text
+from .base import TOKEN_FIELDS, MemoryBase, check_count, item_text
 
 __all__ = ["ThreadsMixin"]
 
@@ -85,9 +85,7 @@ class ThreadsMixin(MemoryBase):
 
     def history(self, thread: str, limit: int | None = None) -> list[Message]:
         """The thread's messages in order; with ``limit``, the last ``limit``. Empty for an unknown thread."""
-        if limit is not None and limit < 0:
-            raise InvalidInput("limit must not be negative")
-        return self.store.messages(self.agent, check_key(thread, "thread"), limit=limit)
+        return self.store.messages(self.agent, check_key(thread, "thread"), limit=check_count(limit, "limit"))
 
     def thread(self, thread: str) -> Thread:
         """The thread's record.
@@ -107,7 +105,11 @@ class ThreadsMixin(MemoryBase):
         if status not in (None, "open", "ended"):
             raise InvalidInput(f"status must be 'open' or 'ended', not {status!r}")
         return self.store.list_threads(
-            self.agent, user=check_optional_key(user, "user"), status=status, limit=limit, offset=offset
+            self.agent,
+            user=check_optional_key(user, "user"),
+            status=status,
+            limit=check_count(limit, "limit"),
+            offset=check_count(offset, "offset") or 0,
         )
 
     def set_thread(

@@ -11,9 +11,9 @@ the oldest of them is ``profile_merge_max_age`` seconds (a week) old. Reads neve
 shown as bullets under the merged text, and a forgotten fact is never shown. The job rebuilds the profile:
 
 - with an LLM, the ``merge_profile`` prompt at temperature 0 rewrites the previous profile so that it states
-  exactly the current facts: new ones merged in (newer wins on a conflict), forgotten ones gone. As the call
-  is made anyway, the users whose merge is waiting (a profile job queued) come along: ``merge_profiles``
-  merges up to ``MAX_USERS_PER_MERGE`` of them in one call (:func:`rebuild_profiles`);
+  exactly the current facts: new ones merged in (newer wins on a conflict), forgotten ones gone. A call holds
+  one user's facts only (never several people's: a model that confused them would move one user's private
+  facts into another's profile);
 - without one, or when the call fails, the profile is the maintained bullet list of the facts, most important
   first. After a failure the bullet list is stored at once (a forgotten fact must vanish now), then the job
   raises so the worker retries the LLM merge later; on the job's last attempt the bullet list stays.
@@ -45,12 +45,9 @@ from ..types import Fact, Job, Summary
 from ..validation import NewJob, NewSummary, check_key
 from .profile_prompts import (
     MERGE_PROFILE,
-    MERGE_PROFILES,
     ProfileFact,
     ProfileInput,
-    ProfilesInput,
     ProfileText,
-    ProfileTexts,
 )
 from .prompts import ask
 
@@ -61,16 +58,12 @@ if TYPE_CHECKING:
 __all__ = [
     "HANDLERS",
     "JOB_KIND",
-    "MAX_USERS_PER_MERGE",
     "MERGE_PROFILE",
-    "MERGE_PROFILES",
     "SUMMARY_KIND",
     "ProfileFact",
     "ProfileInput",
     "ProfileText",
-    "ProfileTexts",
     "ProfileView",
-    "ProfilesInput",
     "after_fact_change",
     "bullet_list",
     "merge_due",
@@ -80,7 +73,6 @@ __all__ = [
     "range_key",
     "read_profile",
     "rebuild_profile",
-    "rebuild_profiles",
     "run",
     "stored_profiles",
 ]
@@ -90,9 +82,7 @@ logger = logging.getLogger("memlane.pipeline.profile")
 JOB_KIND = "profile"
 SUMMARY_KIND = "profile"
 MAX_PROFILE_FACTS = 200
-MAX_USERS_PER_MERGE = 8
 """Users one ``merge_profiles`` call merges at most."""
-_WAITING_SCAN = 50  # profile jobs (pending, running) looked through for users to merge along
 
 
 # -- hooks ------------------------------------------------------------------------------------------
@@ -141,25 +131,7 @@ def run(pipeline: Pipeline, job: Job) -> None:
     if due is not None:
         memory.store.enqueue_jobs(memory.agent, [_job(memory.agent, user, due, later=True)], memory._now())
         return
-    final = job.attempts >= job.max_attempts
-    if memory.llm is None:
-        rebuild_profile(memory, user, final_attempt=final)
-        return
-    # The call is made anyway: it also merges the other users with a profile job queued (whose merge was
-    # put off), up to MAX_USERS_PER_MERGE; their own jobs then find nothing left to do.
-    rebuild_profiles(memory, [user, *_waiting(memory, user)], final_attempt=final)
-
-
-def _waiting(memory: Memory, user: str) -> list[str]:
-    """Other users of the agent with a profile job pending or running (newest first, a few)."""
-    jobs = [
-        job
-        for status in ("pending", "running")
-        for job in memory.store.list_jobs(memory.agent, status=status, kind=JOB_KIND, limit=_WAITING_SCAN)
-    ]
-    users = [j.payload.get("user") for j in jobs]
-    out = [u for u in dict.fromkeys(users) if isinstance(u, str) and u and u != user]
-    return out[: MAX_USERS_PER_MERGE - 1]
+    rebuild_profile(memory, user, final_attempt=job.attempts >= job.max_attempts)
 
 
 def merge_due(memory: Memory, user: str) -> datetime | None:
@@ -310,44 +282,6 @@ def rebuild_profile(memory: Memory, user: str, *, final_attempt: bool = False) -
             raise
         return summary
     return _finish(memory, plan, text, None)
-
-
-def rebuild_profiles(memory: Memory, users: Sequence[str], *, final_attempt: bool = False) -> int:
-    """:func:`rebuild_profile` for several users, with one ``merge_profiles`` LLM call per
-    ``MAX_USERS_PER_MERGE`` of those whose profile needs the LLM (one alone: ``merge_profile``); returns how
-    many LLM calls were made. A user the answer leaves out gets the bullet list for now.
-
-    Raises:
-        ProviderError: a merge failed and not ``final_attempt`` (bullet lists were stored first).
-        StorageError: the database failed.
-    """
-    plans = [p for p in (_plan(memory, check_key(u, "user")) for u in dict.fromkeys(users)) if isinstance(p, _Plan)]
-    if memory.llm is None:
-        for plan in plans:
-            _finish(memory, plan, None, None)
-        return 0
-    if len(plans) == 1:
-        rebuild_profile(memory, plans[0].user, final_attempt=final_attempt)
-        return 1
-    failure: ProviderError | None = None
-    calls = 0
-    for start in range(0, len(plans), MAX_USERS_PER_MERGE):
-        group = plans[start : start + MAX_USERS_PER_MERGE]
-        texts: dict[str, str] = {}
-        reason = None
-        if failure is None:  # after a failure no further call in this run
-            calls += 1
-            try:
-                data = ProfilesInput([p.data(memory._now().date()) for p in group], memory._now().date())
-                texts = ask(memory.llm, MERGE_PROFILES, data, agent=memory.agent).profiles
-            except ProviderError as error:
-                failure, reason = error, _reason(error)
-                logger.warning("profiles of %d users: LLM merge failed (%s); bullet lists for now", len(group), reason)
-        for plan in group:
-            _finish(memory, plan, texts.get(plan.user), reason or ("not in the answer" if texts else None))
-    if failure is not None and not final_attempt:
-        raise failure
-    return calls
 
 
 def _newest_first(facts: Sequence[Fact]) -> list[Fact]:

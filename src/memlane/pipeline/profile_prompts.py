@@ -1,5 +1,7 @@
-"""The profile prompts: ``merge_profile`` (one user) and ``merge_profiles`` (several users in one call), each
-next to the model of its answer. Used by :mod:`.profile`."""
+"""The profile prompt: ``merge_profile``, next to the model of its answer. Used by :mod:`.profile`.
+
+One call holds one person's facts: a model that mixed people up could otherwise move one user's private
+facts into another's profile. (An earlier ``merge_profiles`` merged several people in one call.)"""
 
 from __future__ import annotations
 
@@ -15,12 +17,9 @@ from .prompts import Prompt
 __all__ = [
     "MAX_PROFILE_CHARS",
     "MERGE_PROFILE",
-    "MERGE_PROFILES",
     "ProfileFact",
     "ProfileInput",
     "ProfileText",
-    "ProfileTexts",
-    "ProfilesInput",
 ]
 
 MAX_PROFILE_CHARS = 2000
@@ -92,44 +91,3 @@ def _merge_messages(data: ProfileInput) -> list[ChatMessage]:
 
 MERGE_PROFILE: Prompt[ProfileInput, ProfileText] = Prompt("merge_profile", ProfileText, _merge_messages)
 """Seed 003's remember/forget merge, as one rewrite of the profile against the current facts."""
-
-
-@dataclass(frozen=True, slots=True)
-class ProfilesInput:
-    """Several users' merges in one call (the users whose merge is due together)."""
-
-    people: Sequence[ProfileInput]
-    today: date
-
-
-class ProfileTexts(BaseModel):
-    """The answer of ``merge_profiles``: user key → that user's whole new profile."""
-
-    model_config = ConfigDict(extra="ignore")
-
-    profiles: dict[str, str] = Field(min_length=1)
-
-    @field_validator("profiles")
-    @classmethod
-    def _profiles(cls, value: dict[str, str]) -> dict[str, str]:
-        return {k.strip(): ProfileText(profile=v).profile for k, v in value.items() if k.strip() and v.strip()}
-
-
-_MERGE_MANY_SYSTEM = _MERGE_SYSTEM.replace(
-    "You maintain what a chat assistant knows about one person",
-    "For EACH person below, you maintain what a chat assistant knows about them",
-).replace(
-    'Answer with JSON only: {{"profile": "..."}}',
-    'Answer with JSON only: {{"profiles": {{"<user key>": "<profile>", ...}}}}, one entry per person, keyed by '
-    "their user key exactly as given.",
-)
-
-
-def _merge_many_messages(data: ProfilesInput) -> list[ChatMessage]:
-    parts = [_merge_messages(person)[1].content for person in data.people]
-    system = _MERGE_MANY_SYSTEM.format(today=data.today.isoformat(), max_chars=MAX_PROFILE_CHARS // 2)
-    return [ChatMessage.system(system), ChatMessage.user("\n\n---\n\n".join(parts))]
-
-
-MERGE_PROFILES: Prompt[ProfilesInput, ProfileTexts] = Prompt("merge_profiles", ProfileTexts, _merge_many_messages)
-"""``merge_profile`` for up to ``MAX_USERS_PER_MERGE`` users whose merge is due together, in one call."""

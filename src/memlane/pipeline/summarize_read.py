@@ -77,7 +77,9 @@ def llm_extraction(memory: Memory, thread: str, batch: Sequence[Message], previo
     assert memory.llm is not None
     users = _users(batch)
     names = {m.user: m.name for m in batch if m.user and m.name}
-    known, pools = _known_facts(memory, users, batch)
+    stored = memory.store.get_thread(memory.agent, thread)
+    audience = set(users) | set(stored.users if stored is not None else ())
+    known, pools = _known_facts(memory, users, batch, private=len(audience) <= 1)
     data = SummarizeInput(
         messages=[PromptMessage(m.seq, m.role, m.content, m.created_at, m.user, m.name) for m in batch if readable(m)],
         today=memory._now().date(),
@@ -105,11 +107,16 @@ def llm_extraction(memory: Memory, thread: str, batch: Sequence[Message], previo
 
 
 def _known_facts(
-    memory: Memory, users: Sequence[str], batch: Sequence[Message]
+    memory: Memory, users: Sequence[str], batch: Sequence[Message], *, private: bool
 ) -> tuple[list[KnownFact], dict[str, list[Fact]]]:
     """Up to ``KNOWN_FACTS`` active facts of each of the batch's users (those sharing the most words with
     the batch, then the most important and newest), and each user's complete list of active facts when
-    it is short (see ``Extraction.pools``)."""
+    it is short (see ``Extraction.pools``).
+
+    The summary this call writes is read by everyone in the conversation, so the prompt shows private facts
+    only when ``private`` (a conversation of one user, who owns them); in a group only the users' shared
+    facts are shown, and no call sees two people's private facts. Consolidation still compares each new fact
+    with all of its owner's facts (``pools``, the store), one owner at a time."""
     if not users:
         return [], {}
     words: frozenset[str] | None = None
@@ -124,7 +131,7 @@ def _known_facts(
                 words = frozenset(content_terms(" ".join(m.content for m in batch)))
             batch_words = words
             owned = sorted(owned, key=lambda f: -len(batch_words & term_set(f.content)))[:KNOWN_FACTS]
-        known.extend(KnownFact(f.id, user, f.content) for f in owned)
+        known.extend(KnownFact(f.id, user, f.content) for f in owned if private or f.visibility == "shared")
     return known, pools
 
 

@@ -329,4 +329,5 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (6, "thread of each message vector", _MESSAGE_VECTOR_THREADS),
     (7, "messages by thread and time", _MESSAGE_THREAD_TIMES),
     (8, "system messages by thread", _SYSTEM_MESSAGES),
+    (9, "fixed-width times, ids never reused", ""),  # SQLite only: timestamptz columns and identity ids already are
 )

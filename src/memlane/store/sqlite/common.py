@@ -44,6 +44,7 @@ __all__ = [
     "fact_where",
     "message_row",
     "metadata_where",
+    "next_id",
     "summary_row",
     "summary_visibility",
 ]
@@ -195,3 +196,25 @@ class SQLiteHost:
             stamps: Sequence[str],
             vectors: np.ndarray,
         ) -> None: ...
+
+
+#: Tables whose ids callers keep (a message, a memory, a job): an id of a deleted row is never given again.
+NEVER_REUSED = ("messages", "summaries", "jobs")
+_NEXT_ID = {
+    "messages": "SELECT max(coalesce((SELECT seq FROM id_floor WHERE name = ?), 0), "
+    "coalesce((SELECT max(id) FROM messages), 0))",
+    "summaries": "SELECT max(coalesce((SELECT seq FROM id_floor WHERE name = ?), 0), "
+    "coalesce((SELECT max(id) FROM summaries), 0))",
+    "jobs": "SELECT max(coalesce((SELECT seq FROM id_floor WHERE name = ?), 0), "
+    "coalesce((SELECT max(id) FROM jobs), 0))",
+}
+
+
+def next_id(conn: sqlite3.Connection, table: str) -> int:
+    """The id for a new row of ``table`` (one of :data:`NEVER_REUSED`), on an open write transaction.
+
+    SQLite gives a new row the largest id + 1, so deleting the newest rows would hand their ids out again;
+    ``id_floor`` (migration 9; its delete triggers keep it) remembers the largest id ever deleted.
+    """
+    row = conn.execute(_NEXT_ID[table], (table,)).fetchone()
+    return int(row[0]) + 1

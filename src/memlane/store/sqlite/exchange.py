@@ -26,7 +26,7 @@ from .._exchange import (
     summary_import_row,
     thread_import_row,
 )
-from .common import COLUMNS, FACT_COLS, MESSAGE_COLS, RECORDS, SUMMARY_COLS, THREAD_COLS, SQLiteHost
+from .common import COLUMNS, FACT_COLS, MESSAGE_COLS, RECORDS, SUMMARY_COLS, THREAD_COLS, SQLiteHost, next_id
 from .facts import insert_history
 from .schema import agent_terms
 
@@ -105,16 +105,17 @@ class _Importer(RecordImporter):
 
     def insert_message(self, rec: Mapping[str, Any], thread_id: int) -> None:
         agent_id = self.agent_id
-        cur = self.conn.execute(
-            "INSERT INTO messages (agent_id, thread_id, seq, role, user_id, name, content, "
+        message_id = next_id(self.conn, "messages")
+        self.conn.execute(
+            "INSERT INTO messages (id, agent_id, thread_id, seq, role, user_id, name, content, "
             "tool_calls, tool_call_id, token_count, metadata, created_at, summarized) "
-            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            message_import_row(rec, agent_id, thread_id, COLUMNS),
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (message_id, *message_import_row(rec, agent_id, thread_id, COLUMNS)),
         )
         self.conn.execute(
             "INSERT INTO messages_fts (rowid, content, speaker, scope) VALUES (?, ?, ?, ?)",
             (
-                cur.lastrowid,
+                message_id,
                 agent_terms(agent_id, rec["content"]),
                 agent_terms(agent_id, rec["name"] or rec["user"] or rec["role"]),
                 f"a{agent_id} t{thread_id}",
@@ -142,9 +143,9 @@ class _Importer(RecordImporter):
 
     def insert_summary(self, rec: Mapping[str, Any], thread_id: int | None) -> None:
         self.conn.execute(
-            "INSERT INTO summaries (agent_id, thread_id, kind, owner, from_seq, to_seq, content, "
-            "method, metadata, created_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
-            summary_import_row(rec, self.agent_id, thread_id, COLUMNS),
+            "INSERT INTO summaries (id, agent_id, thread_id, kind, owner, from_seq, to_seq, content, "
+            "method, metadata, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (next_id(self.conn, "summaries"), *summary_import_row(rec, self.agent_id, thread_id, COLUMNS)),
         )
 
     def find_deleted_fact(self, first: Mapping[str, Any]) -> int | None:

@@ -16,7 +16,7 @@ from ...errors import NotFound
 from ...types import Job
 from ...validation import NewJob
 from .._common import dump_json, fmt_time, load_json, parse_time
-from .common import SQLiteHost
+from .common import SQLiteHost, next_id
 
 __all__ = ["SQLiteJobs", "insert_jobs"]
 
@@ -31,10 +31,12 @@ def insert_jobs(conn: sqlite3.Connection, agent_id: int, jobs: Sequence[NewJob],
     stamp = fmt_time(now)
     ids = []
     for job in jobs:
+        job_id = next_id(conn, "jobs")
         cur = conn.execute(
-            "INSERT OR IGNORE INTO jobs (agent_id, kind, payload, dedupe_key, max_attempts, run_after, created_at, "
-            "updated_at) VALUES (?,?,?,?,?,?,?,?)",
+            "INSERT OR IGNORE INTO jobs (id, agent_id, kind, payload, dedupe_key, max_attempts, run_after, "
+            "created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?)",
             (
+                job_id,
                 agent_id,
                 job.kind,
                 dump_json(job.payload),
@@ -46,7 +48,7 @@ def insert_jobs(conn: sqlite3.Connection, agent_id: int, jobs: Sequence[NewJob],
             ),
         )
         if cur.rowcount:
-            ids.append(int(cur.lastrowid or 0))
+            ids.append(job_id)
     return ids
 
 

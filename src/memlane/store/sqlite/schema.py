@@ -324,6 +324,55 @@ def _index_message_terms(conn: sqlite3.Connection) -> None:
 # index holds just those, so finding them reads none of the thread's other messages.
 _SYSTEM_MESSAGES = "CREATE INDEX messages_system ON messages (thread_id, seq) WHERE role = 'system';"
 
+# Migration 9. Times: versions before it wrote years below 1000 without their leading zeros ('1-01-01T...'),
+# which sort wrongly and which older readers could not parse; each such value gets its zeros back (a scan of
+# every time column, only the bad rows written). Ids: SQLite gives a new row the largest id + 1, so the ids of
+# deleted newest rows came back; id_floor keeps the largest id ever deleted from the tables whose ids callers
+# hold, and writers take max(id_floor, max(id)) + 1 (``common.next_id``).
+_TIME_COLUMNS = (
+    ("agents", "created_at"),
+    ("threads", "created_at"),
+    ("threads", "updated_at"),
+    ("threads", "ended_at"),
+    ("messages", "created_at"),
+    ("facts", "valid_from"),
+    ("facts", "invalid_at"),
+    ("facts", "created_at"),
+    ("facts", "updated_at"),
+    ("facts", "last_accessed_at"),
+    ("fact_history", "at"),
+    ("summaries", "created_at"),
+    ("jobs", "run_after"),
+    ("jobs", "lease_expires_at"),
+    ("jobs", "created_at"),
+    ("jobs", "updated_at"),
+    ("embeddings", "created_at"),
+    ("usage_events", "at"),
+)
+_PAD_YEAR = (
+    "UPDATE {table} SET {column} = printf('%04d', CAST(substr({column}, 1, instr({column}, '-') - 1) AS INTEGER))"
+    " || substr({column}, instr({column}, '-')) WHERE instr({column}, '-') BETWEEN 2 AND 4;\n"
+)
+_ID_FLOOR = """
+CREATE TABLE id_floor (name TEXT PRIMARY KEY, seq INTEGER NOT NULL) WITHOUT ROWID;
+INSERT INTO id_floor (name, seq) SELECT 'messages', coalesce(max(id), 0) FROM messages;
+CREATE TRIGGER messages_id_floor AFTER DELETE ON messages
+WHEN old.id > (SELECT seq FROM id_floor WHERE name = 'messages') BEGIN
+    UPDATE id_floor SET seq = old.id WHERE name = 'messages';
+END;
+INSERT INTO id_floor (name, seq) SELECT 'summaries', coalesce(max(id), 0) FROM summaries;
+CREATE TRIGGER summaries_id_floor AFTER DELETE ON summaries
+WHEN old.id > (SELECT seq FROM id_floor WHERE name = 'summaries') BEGIN
+    UPDATE id_floor SET seq = old.id WHERE name = 'summaries';
+END;
+INSERT INTO id_floor (name, seq) SELECT 'jobs', coalesce(max(id), 0) FROM jobs;
+CREATE TRIGGER jobs_id_floor AFTER DELETE ON jobs
+WHEN old.id > (SELECT seq FROM id_floor WHERE name = 'jobs') BEGIN
+    UPDATE id_floor SET seq = old.id WHERE name = 'jobs';
+END;
+"""
+_TIMES_AND_IDS = "".join(_PAD_YEAR.format(table=t, column=c) for t, c in _TIME_COLUMNS) + _ID_FLOOR
+
 #: (version, name, SQL). Append only.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial schema", _INITIAL),
@@ -334,6 +383,7 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (6, "thread of each message vector", ""),  # PostgreSQL only: SQLite's vector cache already has the thread
     (7, "messages by thread and time", ""),  # PostgreSQL only: its plan for time-ranged keyword search
     (8, "system messages by thread", _SYSTEM_MESSAGES),
+    (9, "fixed-width times, ids never reused", _TIMES_AND_IDS),
 )
 
 #: Work in Python that follows a migration's SQL, in the same transaction (on a connection with

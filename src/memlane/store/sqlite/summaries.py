@@ -17,7 +17,7 @@ from ...errors import NotFound
 from ...types import Summary
 from ...validation import NewSummary
 from .._common import dump_json, fmt_time, marked_range
-from .common import SUMMARY_COLS, SQLiteHost, summary_row
+from .common import SUMMARY_COLS, SQLiteHost, next_id, summary_row
 
 __all__ = ["SQLiteSummaries"]
 
@@ -98,10 +98,12 @@ class SQLiteSummaries(SQLiteHost):
             ).fetchone()
             created = existing is None
             if created:
-                cur = conn.execute(
-                    "INSERT INTO summaries (agent_id, thread_id, kind, owner, from_seq, to_seq, content, method, "
-                    "metadata, created_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                summary_id = next_id(conn, "summaries")
+                conn.execute(
+                    "INSERT INTO summaries (id, agent_id, thread_id, kind, owner, from_seq, to_seq, content, method, "
+                    "metadata, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                     (
+                        summary_id,
                         agent_id,
                         thread_id,
                         summary.kind,
@@ -114,7 +116,6 @@ class SQLiteSummaries(SQLiteHost):
                         stamp,
                     ),
                 )
-                summary_id = int(cur.lastrowid or 0)
                 if vector is not None:
                     self._put_vectors(conn, agent_id, "summary", [summary_id], [thread_id], [stamp], vector[None, :])
             else:
@@ -125,8 +126,16 @@ class SQLiteSummaries(SQLiteHost):
                     "UPDATE messages SET summarized = 1 WHERE thread_id = ? AND seq BETWEEN ? AND ?",
                     (thread_id, *marked),
                 )
+            # Read back inside the transaction: after it, another process may already have replaced the row.
+            stored = summary_row(
+                conn.execute(
+                    f"SELECT {SUMMARY_COLS} FROM summaries s JOIN agents a ON a.id = s.agent_id "  # noqa: S608
+                    "LEFT JOIN threads t ON t.id = s.thread_id WHERE s.id = ?",
+                    (summary_id,),
+                ).fetchone()
+            )
         self._remember_agent(agent, agent_id)
-        return self.get_summaries(agent, [summary_id])[0], created
+        return stored, created
 
     def delete_summaries(self, agent: str, ids: Sequence[int]) -> int:
         agent_id = self._agent_id(agent)

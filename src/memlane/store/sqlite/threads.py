@@ -18,7 +18,7 @@ from ...errors import NotFound, StorageError
 from ...types import Message, Thread
 from ...validation import NewJob, NewMessage
 from .._common import dump_json, fmt_time, known_roles, thread_from_row
-from .common import MESSAGE_COLS, ROWS, THREAD_COLS, SQLiteHost, column_value, message_row
+from .common import MESSAGE_COLS, ROWS, THREAD_COLS, SQLiteHost, column_value, message_row, next_id
 from .jobs import insert_jobs
 from .schema import agent_terms
 
@@ -35,8 +35,10 @@ def _insert_messages(
     stamps: Sequence[str],
 ) -> list[int]:
     """Write messages from ``next_seq`` on, with their participants and the thread's counters; their ids."""
+    first_id = next_id(conn, "messages")
     rows = [
         (
+            first_id + i,
             agent_id,
             thread_id,
             next_seq + i,
@@ -53,8 +55,8 @@ def _insert_messages(
         for i, item in enumerate(items)
     ]
     conn.executemany(
-        "INSERT INTO messages (agent_id, thread_id, seq, role, user_id, name, content, tool_calls, "
-        "tool_call_id, token_count, metadata, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+        "INSERT INTO messages (id, agent_id, thread_id, seq, role, user_id, name, content, tool_calls, "
+        "tool_call_id, token_count, metadata, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
         rows,
     )
     users = {item.user for item in items if item.user is not None}
@@ -68,13 +70,7 @@ def _insert_messages(
         "updated_at = max(updated_at, ?), created_at = min(created_at, ?) WHERE id = ?",
         (next_seq + len(items), len(items), max(stamps), min(stamps), thread_id),
     )
-    return [
-        r[0]
-        for r in conn.execute(
-            "SELECT id FROM messages WHERE thread_id = ? AND seq >= ? ORDER BY seq",
-            (thread_id, next_seq),
-        )
-    ]
+    return [first_id + i for i in range(len(items))]
 
 
 def _index_messages(

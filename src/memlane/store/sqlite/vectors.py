@@ -19,9 +19,10 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
 
 import numpy as np
+
+from ...timestamps import parse_time
 
 __all__ = ["KIND_CODES", "AgentVectors", "VectorCache", "member", "top_k"]
 
@@ -101,7 +102,7 @@ def _timestamps(stamps: tuple[str, ...]) -> np.ndarray:
     if all(len(s) == _STAMP_WIDTH and s.endswith("+00:00") for s in stamps):
         micros = np.array([s[:-6] for s in stamps], dtype="datetime64[us]").astype(np.int64)
         return micros / 1e6
-    return np.array([datetime.fromisoformat(s).timestamp() for s in stamps], dtype=np.float64)
+    return np.array([parse_time(s).timestamp() for s in stamps], dtype=np.float64)  # type: ignore[union-attr]
 
 
 def _grow(array: np.ndarray, capacity: int) -> np.ndarray:
