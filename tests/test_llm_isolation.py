@@ -83,7 +83,13 @@ def test_a_model_that_copies_everything_leaks_no_private_fact(tmp_path: Path) ->
     llm = ScriptedLLM(responder=_copy_everything(ref))
     ref.append(llm)
     settings = load_settings(
-        worker="none", embedder="none", summarize_after=4, summarize_batch=4, profile_merge_facts=1, memory_cap=2
+        worker="none",
+        embedder="none",
+        summarize_after=4,
+        summarize_batch=4,
+        profile_merge_facts=1,
+        profile_llm_min_facts=1,
+        memory_cap=2,
     )
     with Memory(tmp_path / "m.db", agent="bot", settings=settings, llm=llm, clock=clock) as mem:
         for user in USERS:

@@ -31,7 +31,7 @@ def open_memory(path: Path, clock: FakeClock, llm: ScriptedLLM | None, **setting
     return Memory(
         path,
         agent="bot",
-        settings=load_settings(worker="none", embedder="none", **settings),
+        settings=load_settings(**{"worker": "none", "embedder": "none", "profile_llm_min_facts": 1, **settings}),
         llm=llm,
         clock=clock,
     )
@@ -150,3 +150,18 @@ def test_each_merge_call_holds_one_person(tmp_path: Path, clock: FakeClock) -> N
             assert ("Bob plays chess" in prompt) != ("Carol grows tomatoes" in prompt)
         assert profile_of(mem, "bob") == "Bob plays chess."
         assert [s.method for u in ("alice", "bob", "carol") for s in stored_profiles(mem, u)] == ["llm"] * 3
+
+
+def test_a_user_with_few_facts_keeps_the_bullet_list_without_a_call(tmp_path: Path, clock: FakeClock) -> None:
+    llm = ScriptedLLM(responder=merged_text)
+    with open_memory(tmp_path / "m.db", clock, llm, profile_llm_min_facts=3, profile_merge_facts=1) as mem:
+        mem.remember("Bob plays chess", user="bob")
+        mem.remember("Bob grows tomatoes", user="bob")
+        clock.advance(minutes=2)
+        mem.run_jobs()
+        assert llm.calls == []
+        assert profile_of(mem, "bob") == "- Bob grows tomatoes\n- Bob plays chess"
+        mem.remember("Bob sails on Sundays", user="bob")
+        clock.advance(minutes=2)
+        mem.run_jobs()
+        assert len(llm.calls) == 1  # the third fact makes the list long enough for prose

@@ -42,7 +42,11 @@ def open_memory(
     tested on their own below)."""
     options: dict[str, Any] = {"profile_merge_delay": 0, "profile_merge_facts": 1, **settings}
     return Memory(
-        path, agent=agent, settings=load_settings(worker="none", embedder="none", **options), llm=llm, clock=clock
+        path,
+        agent=agent,
+        settings=load_settings(**{"worker": "none", "embedder": "none", "profile_llm_min_facts": 1, **options}),
+        llm=llm,
+        clock=clock,
     )
 
 

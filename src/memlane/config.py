@@ -101,6 +101,11 @@ class Settings(BaseSettings):
     profile_merge_facts: int = Field(
         20, ge=1, description="New facts of a user that make the LLM re-merge their profile at once."
     )
+    profile_llm_min_facts: int = Field(
+        15,
+        ge=0,
+        description="Facts a user needs before the LLM writes their profile as prose; fewer stay a bullet list.",
+    )
     profile_merge_max_age: float = Field(
         604_800.0, ge=0, description="Seconds a new fact may wait for an LLM profile merge (reads show it at once)."
     )

@@ -14,8 +14,9 @@ shown as bullets under the merged text, and a forgotten fact is never shown. The
   exactly the current facts: new ones merged in (newer wins on a conflict), forgotten ones gone. A call holds
   one user's facts only (never several people's: a model that confused them would move one user's private
   facts into another's profile);
-- without one, or when the call fails, the profile is the maintained bullet list of the facts, most important
-  first. After a failure the bullet list is stored at once (a forgotten fact must vanish now), then the job
+- without one, for a user with fewer than ``profile_llm_min_facts`` (15) facts (a short list says it in fewer
+  tokens than prose, and costs no call), or when the call fails, the profile is the maintained bullet list of
+  the facts, most important first. After a failure the bullet list is stored at once (a forgotten fact must vanish now), then the job
   raises so the worker retries the LLM merge later; on the job's last attempt the bullet list stays.
 
 A profile is a summary of kind ``"profile"`` with ``owner`` = the user and no thread; the newest one is used
@@ -146,6 +147,8 @@ def merge_due(memory: Memory, user: str) -> datetime | None:
         return None
     key = check_key(user, "user")
     facts = profile_facts(memory, key)
+    if len(facts) < memory.settings.profile_llm_min_facts:
+        return None  # a short list stays a bullet list (rebuild_profile asks no LLM for it)
     merged = next((s for s in stored_profiles(memory, key) if s.method == "llm"), None)
     theirs = merged.metadata.get("covered") if merged is not None else None
     if not isinstance(theirs, dict) or not theirs:
@@ -271,8 +274,8 @@ def rebuild_profile(memory: Memory, user: str, *, final_attempt: bool = False) -
     plan = _plan(memory, check_key(user, "user"))
     if not isinstance(plan, _Plan):
         return plan
-    if memory.llm is None:
-        return _finish(memory, plan, None, None)
+    if memory.llm is None or len(plan.facts) < memory.settings.profile_llm_min_facts:
+        return _finish(memory, plan, None, None)  # few facts: their bullet list is the profile, no call
     try:
         text = ask(memory.llm, MERGE_PROFILE, plan.data(memory._now().date()), agent=memory.agent).profile
     except ProviderError as error:
