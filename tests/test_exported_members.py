@@ -37,7 +37,7 @@ def test_all_is_sorted() -> None:
 
 
 def test_all_lists_every_public_name_of_the_package() -> None:
-    assert set(memlane.__all__) == _names_bound_in_init()
+    assert set(memlane.__all__) == _names_bound_in_init() - {"importlib"} | set(memlane._EDGES)
     # nothing public reaches the package namespace without being exported (submodules aside)
     public = {
         name
@@ -46,7 +46,18 @@ def test_all_lists_every_public_name_of_the_package() -> None:
         and not isinstance(value, types.ModuleType)
         and name != "annotations"  # from __future__ import annotations
     }
-    assert public == set(memlane.__all__)
+    assert public == set(memlane.__all__) - set(memlane._EDGES) - {n for n in memlane._EDGES if n in vars(memlane)} | {
+        n for n in memlane._EDGES if n in vars(memlane)
+    }
+
+
+def test_edges_load_on_first_use_only() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, memlane; assert 'memlane.chat' not in sys.modules; memlane.ChatCommands; print('ok')"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "ok"
 
 
 def test_every_exported_name_exists() -> None:

@@ -11,6 +11,9 @@ with Memory("bot.db", agent="my-bot") as mem:
 
 from __future__ import annotations
 
+import importlib
+
+from .async_memory import AsyncMemory
 from .config import Settings, load_settings
 from .context import Context
 from .errors import (
@@ -34,6 +37,8 @@ from .types import Fact, FactChange, Hit, Message, Summary, Thread
 __version__ = "0.1.0"
 
 __all__ = [
+    "AsyncMemory",
+    "ChatCommands",
     "ConfigError",
     "Conflict",
     "Context",
@@ -52,6 +57,7 @@ __all__ = [
     "ProviderError",
     "ProviderTimeout",
     "RateLimited",
+    "Reply",
     "Settings",
     "StorageError",
     "Summary",
@@ -59,3 +65,14 @@ __all__ = [
     "__version__",
     "load_settings",
 ]
+
+
+#: Names of the edges' packages exported here; they load on first use, so `import memlane` never imports an
+#: edge (the core does not depend on them).
+_EDGES = {"ChatCommands": "chat", "Reply": "chat"}
+
+
+def __getattr__(name: str) -> object:
+    if name in _EDGES:
+        return getattr(importlib.import_module(f".{_EDGES[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -16,8 +16,9 @@ shown as bullets under the merged text, and a forgotten fact is never shown. The
   facts into another's profile);
 - without one, for a user with fewer than ``profile_llm_min_facts`` (15) facts (a short list says it in fewer
   tokens than prose, and costs no call), or when the call fails, the profile is the maintained bullet list of
-  the facts, most important first. After a failure the bullet list is stored at once (a forgotten fact must vanish now), then the job
-  raises so the worker retries the LLM merge later; on the job's last attempt the bullet list stays.
+  the facts, most important first. After a failure the bullet list is stored at once (a forgotten fact must
+  vanish now), then the job raises so the worker retries the LLM merge later; on the job's last attempt the
+  bullet list stays.
 
 A profile is a summary of kind ``"profile"`` with ``owner`` = the user and no thread; the newest one is used
 and the job deletes older ones. Its metadata records which facts (id and content hash) it covers, so

@@ -1,0 +1,416 @@
+"""``AsyncMemory``: the whole :class:`~memlane.Memory` API as coroutines, for asyncio bots.
+
+It is a thin layer: every coroutine runs the one synchronous implementation in a worker thread, so the event
+loop never waits on the database, the embedding model or an LLM call, and there is no second code path to
+keep in step (``tests/test_async_memory.py`` compares both public surfaces, name by name and signature by
+signature)::
+
+    async with AsyncMemory("bot.db", agent="my-bot") as mem:
+        await mem.add_message("general", "user", "I love Python", user="alice")
+        ctx = await mem.context("general", query="What does Alice like?", user="alice")
+
+The threads come from a pool of its own (``max_workers``, default 16), not from asyncio's default executor,
+so a burst of memory calls does not starve other ``to_thread`` users. SQLite readers run in parallel (each
+thread has its own connection); writes are serialised by the store as in the synchronous API.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import functools
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar, overload
+
+from .memory import Memory
+from .memory.facade import DEFAULT
+
+if TYPE_CHECKING:
+    from .config import Settings
+    from .context import Context
+    from .embeddings import Embedder
+    from .llm import LLMClient
+    from .retrieval import SearchConfig
+    from .store import Store, StoreStatus
+    from .tokens import Tokenizer
+    from .types import Fact, FactChange, Hit, HitGroup, Message, Summary, Thread
+
+__all__ = ["AsyncMemory"]
+
+P = ParamSpec("P")
+R = TypeVar("R")
+_EXPORT_CHUNK = 256  # records fetched from the sync export per hop to the worker thread
+
+
+class AsyncMemory:
+    """:class:`~memlane.Memory` for asyncio: the same methods, names and arguments, each awaited.
+
+    Build it with ``Memory``'s arguments, or wrap an existing ``Memory`` with :meth:`wrap` (both then share the
+    store). The wrapped object is :attr:`sync`.
+    """
+
+    def __init__(
+        self,
+        path_or_url: str | Path | None = None,
+        *,
+        agent: str | None = None,
+        settings: Settings | None = None,
+        store: Store | None = None,
+        tokenizer: Tokenizer | None = None,
+        embedder: Embedder | None = DEFAULT,
+        llm: LLMClient | None = DEFAULT,
+        clock: Callable[[], datetime] | None = None,
+        config_file: str | Path | None = None,
+        check_model: bool = True,
+    ) -> None:
+        memory = Memory(
+            path_or_url,
+            agent=agent,
+            settings=settings,
+            store=store,
+            tokenizer=tokenizer,
+            embedder=embedder,
+            llm=llm,
+            clock=clock,
+            config_file=config_file,
+            check_model=check_model,
+        )
+        self._adopt(memory, owns=True)
+
+    @classmethod
+    def wrap(cls, memory: Memory, *, max_workers: int = 16) -> AsyncMemory:
+        """An ``AsyncMemory`` over an open ``Memory`` (closing it closes ``memory`` too)."""
+        self = cls.__new__(cls)
+        self._adopt(memory, owns=True, max_workers=max_workers)
+        return self
+
+    def _adopt(self, memory: Memory, *, owns: bool, max_workers: int = 16) -> None:
+        self.sync = memory
+        self.agent = memory.agent
+        self.settings = memory.settings
+        self._owns = owns
+        self._pool = ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="memlane-async")
+
+    async def _run(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+        loop = asyncio.get_running_loop()
+        call = functools.partial(contextvars.copy_context().run, fn, *args, **kwargs)
+        return await loop.run_in_executor(self._pool, call)
+
+    async def __aenter__(self) -> AsyncMemory:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    def __repr__(self) -> str:
+        return f"AsyncMemory({self.sync!r})"
+
+    # -- lifecycle ------------------------------------------------------------------------------------
+
+    async def close(self) -> None:
+        """Close the memory (and its store, if it opened it); waits for calls in flight."""
+        try:
+            if self._owns:
+                await self._run(self.sync.close)
+        finally:
+            self._pool.shutdown(wait=False)
+
+    async def for_agent(self, agent: str) -> AsyncMemory:
+        """The same store, bound to another agent (see :meth:`Memory.for_agent`)."""
+        return AsyncMemory.wrap(await self._run(self.sync.for_agent, agent))
+
+    async def run_jobs(self, timeout: float | None = 60.0) -> int:
+        return await self._run(self.sync.run_jobs, timeout)
+
+    async def count_tokens(self, text: str) -> int:
+        return await self._run(self.sync.count_tokens, text)
+
+    # -- threads and messages -------------------------------------------------------------------------
+
+    async def add_message(
+        self,
+        thread: str,
+        role: str,
+        content: str | None,
+        *,
+        user: str | None = None,
+        name: str | None = None,
+        tool_calls: list[dict[str, Any]] | str | None = None,
+        tool_call_id: str | None = None,
+        created_at: datetime | str | None = None,
+        metadata: Mapping[str, Any] | str | None = None,
+    ) -> Message:
+        return await self._run(
+            self.sync.add_message,
+            thread,
+            role,
+            content,
+            user=user,
+            name=name,
+            tool_calls=tool_calls,
+            tool_call_id=tool_call_id,
+            created_at=created_at,
+            metadata=metadata,
+        )
+
+    async def add_messages(self, thread: str, items: Iterable[Mapping[str, Any]]) -> list[Message]:
+        return await self._run(self.sync.add_messages, thread, list(items))
+
+    async def history(self, thread: str, limit: int | None = None) -> list[Message]:
+        return await self._run(self.sync.history, thread, limit)
+
+    async def thread(self, thread: str) -> Thread:
+        return await self._run(self.sync.thread, thread)
+
+    async def threads(
+        self, user: str | None = None, *, status: str | None = None, limit: int | None = None, offset: int = 0
+    ) -> list[Thread]:
+        return await self._run(self.sync.threads, user, status=status, limit=limit, offset=offset)
+
+    async def set_thread(
+        self, thread: str, *, system_prompt: str | None = None, metadata: Mapping[str, Any] | str | None = None
+    ) -> Thread:
+        return await self._run(self.sync.set_thread, thread, system_prompt=system_prompt, metadata=metadata)
+
+    async def reset(self, thread: str) -> int:
+        return await self._run(self.sync.reset, thread)
+
+    async def delete_thread(self, thread: str) -> None:
+        await self._run(self.sync.delete_thread, thread)
+
+    async def end(self, thread: str) -> Thread:
+        return await self._run(self.sync.end, thread)
+
+    async def prune(self, older_than_days: float) -> int:
+        return await self._run(self.sync.prune, older_than_days)
+
+    async def prune_messages(self, older_than_days: float, *, thread: str | None = None) -> int:
+        return await self._run(self.sync.prune_messages, older_than_days, thread=thread)
+
+    # -- facts ----------------------------------------------------------------------------------------
+
+    async def remember(
+        self,
+        content: str,
+        *,
+        user: str | None = None,
+        category: str = "fact",
+        importance: int = 3,
+        visibility: str | None = None,
+        subject: str | None = None,
+        metadata: Mapping[str, Any] | str | None = None,
+        thread: str | None = None,
+    ) -> Fact:
+        return await self._run(
+            self.sync.remember,
+            content,
+            user=user,
+            category=category,
+            importance=importance,
+            visibility=visibility,
+            subject=subject,
+            metadata=metadata,
+            thread=thread,
+        )
+
+    async def fact(self, fact_id: int) -> Fact:
+        return await self._run(self.sync.fact, fact_id)
+
+    async def facts(
+        self,
+        user: str | None = None,
+        *,
+        subject: str | None = None,
+        category: str | None = None,
+        visibility: str | None = None,
+        thread: str | None = None,
+        all_users: bool = False,
+        include_superseded: bool = False,
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> list[Fact]:
+        return await self._run(
+            self.sync.facts,
+            user,
+            subject=subject,
+            category=category,
+            visibility=visibility,
+            thread=thread,
+            all_users=all_users,
+            include_superseded=include_superseded,
+            limit=limit,
+            offset=offset,
+        )
+
+    async def update_fact(
+        self,
+        fact_id: int,
+        *,
+        content: str | None = None,
+        category: str | None = None,
+        importance: int | None = None,
+        visibility: str | None = None,
+        subject: str | None = None,
+        metadata: Mapping[str, Any] | str | None = None,
+        user: str | None = None,
+    ) -> Fact:
+        return await self._run(
+            self.sync.update_fact,
+            fact_id,
+            content=content,
+            category=category,
+            importance=importance,
+            visibility=visibility,
+            subject=subject,
+            metadata=metadata,
+            user=user,
+        )
+
+    async def forget(self, fact_id: int, *, user: str | None = None, purge: bool = False) -> Fact:
+        return await self._run(self.sync.forget, fact_id, user=user, purge=purge)
+
+    async def forget_all(
+        self,
+        user: str | None = None,
+        *,
+        subject: str | None = None,
+        category: str | None = None,
+        thread: str | None = None,
+        purge: bool = False,
+    ) -> int:
+        return await self._run(
+            self.sync.forget_all, user, subject=subject, category=category, thread=thread, purge=purge
+        )
+
+    async def fact_history(self, fact_id: int) -> list[FactChange]:
+        return await self._run(self.sync.fact_history, fact_id)
+
+    # -- recall and context ---------------------------------------------------------------------------
+
+    @overload
+    async def recall(
+        self,
+        query: str,
+        *,
+        user: str | None = None,
+        thread: str | None = None,
+        limit: int = 5,
+        kinds: Sequence[str] | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        include_superseded: bool = False,
+        metadata: Mapping[str, Any] | None = None,
+        preset: str | SearchConfig | None = None,
+        now: datetime | None = None,
+        group_by: None = None,
+    ) -> list[Hit]: ...
+
+    @overload
+    async def recall(
+        self,
+        query: str,
+        *,
+        user: str | None = None,
+        thread: str | None = None,
+        limit: int = 5,
+        kinds: Sequence[str] | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        include_superseded: bool = False,
+        metadata: Mapping[str, Any] | None = None,
+        preset: str | SearchConfig | None = None,
+        now: datetime | None = None,
+        group_by: Literal["thread"],
+    ) -> list[HitGroup]: ...
+
+    async def recall(
+        self,
+        query: str,
+        *,
+        user: str | None = None,
+        thread: str | None = None,
+        limit: int = 5,
+        kinds: Sequence[str] | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        include_superseded: bool = False,
+        metadata: Mapping[str, Any] | None = None,
+        preset: str | SearchConfig | None = None,
+        now: datetime | None = None,
+        group_by: Literal["thread"] | None = None,
+    ) -> list[Hit] | list[HitGroup]:
+        return await self._run(
+            self.sync.recall,
+            query,
+            user=user,
+            thread=thread,
+            limit=limit,
+            kinds=kinds,
+            since=since,
+            until=until,
+            include_superseded=include_superseded,
+            metadata=metadata,
+            preset=preset,
+            now=now,
+            group_by=group_by,
+        )
+
+    async def context(
+        self,
+        thread: str,
+        *,
+        query: str | None = None,
+        user: str | None = None,
+        budget: int | None = None,
+        system_prompt: str | None = None,
+    ) -> Context:
+        return await self._run(
+            self.sync.context, thread, query=query, user=user, budget=budget, system_prompt=system_prompt
+        )
+
+    async def summaries(
+        self, thread: str | None = None, *, kind: str | None = None, limit: int | None = None
+    ) -> list[Summary]:
+        return await self._run(self.sync.summaries, thread, kind=kind, limit=limit)
+
+    # -- administration -------------------------------------------------------------------------------
+
+    async def reindex(self, *, batch_size: int = 256, progress: Callable[[int, int], None] | None = None) -> int:
+        return await self._run(self.sync.reindex, batch_size=batch_size, progress=progress)
+
+    async def status(self) -> StoreStatus:
+        return await self._run(self.sync.status)
+
+    async def export_records(self, threads: Sequence[str] | None = None) -> AsyncIterator[dict[str, Any]]:
+        """The export's records, fetched a few hundred at a time by one thread of their own (the export reads
+        one database snapshot, on one connection)."""
+        loop = asyncio.get_running_loop()
+        reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memlane-export")
+        try:
+            records = await loop.run_in_executor(reader, self.sync.export_records, threads)
+            while True:
+                chunk = await loop.run_in_executor(reader, _take, records, _EXPORT_CHUNK)
+                for record in chunk:
+                    yield record
+                if len(chunk) < _EXPORT_CHUNK:
+                    return
+        finally:
+            reader.shutdown(wait=False)
+
+    async def export(self, target: str | Path | IO[str], *, threads: Sequence[str] | None = None) -> int:
+        return await self._run(self.sync.export, target, threads=threads)
+
+    async def import_(self, source: str | Path | IO[str], *, on_conflict: str = "error") -> dict[str, int]:
+        return await self._run(self.sync.import_, source, on_conflict=on_conflict)
+
+
+def _take(records: Any, n: int) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for record in records:
+        out.append(record)
+        if len(out) == n:
+            break
+    return out

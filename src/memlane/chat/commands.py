@@ -1,0 +1,197 @@
+"""``ChatCommands``: ``!chat`` and its sub-commands (seed 000), transport-agnostic.
+
+| text | what happens | default reply |
+| --- | --- | --- |
+| ``!chat <message>`` | the LLM answers with the channel's memory in context; both turns are stored | ``🤖 <answer>`` |
+| ``!chat remember <fact>`` | a fact the user owns, from this channel | ``💾 I'll remember that!`` |
+| ``!chat recall <topic>`` | the user's facts (and shared ones) about it | ``💭 Here's what I remember:`` + lines |
+| ``!chat forget`` | forgets the facts the user remembered in this channel | ``🗑️ Memories cleared!`` |
+| ``!chat reset`` | clears the channel's conversation; facts stay | ``🔄 Conversation reset! (N messages cleared)`` |
+| ``!chat persona [name]`` | shows or sets the channel's persona (its system prompt) | ``🎭 Persona set to <name>.`` |
+
+The channel is a memlane thread, the user a memlane user; everything lives in the store, so it outlives a
+restart of the bot. A persona is kept in the thread's metadata and system prompt. Every reply text comes from
+a template (``templates=``, :data:`DEFAULT_TEMPLATES` for the seed's texts), filled with ``str.format``.
+An LLM failure becomes a short reply, never an exception; so does bad input (a memlane ``InvalidInput``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..async_memory import AsyncMemory
+from ..errors import InvalidInput, MemlaneError, NotFound, ProviderError
+from ..llm import ChatMessage, LLMClient
+from ..memory import Memory
+
+__all__ = ["DEFAULT_PERSONAS", "DEFAULT_TEMPLATES", "ChatCommands", "Reply"]
+
+DEFAULT_TEMPLATES: dict[str, str] = {
+    "answer": "🤖 {answer}",
+    "usage": "Usage: {prefix} {usage}",
+    "remembered": "💾 I'll remember that!",
+    "recall_none": "🤔 I don't recall anything about '{topic}'",
+    "recall_header": "💭 Here's what I remember:",
+    "recall_line": "• {text}",
+    "forgotten": "🗑️ Memories cleared!",
+    "reset": "🔄 Conversation reset! ({count} messages cleared)",
+    "persona_set": "🎭 Persona set to {persona}.",
+    "persona_shown": "🎭 Persona: {persona} (available: {available})",
+    "persona_unknown": "Unknown persona '{persona}' (available: {available})",
+    "no_llm": "🤖 No language model is configured, so I can't chat; remember, recall, forget and reset work.",
+    "llm_error": "⚠️ AI error: {error}",
+    "bad_input": "⚠️ {error}",
+}
+"""Seed 000's reply texts. Keys: answer, usage, remembered, recall_none, recall_header, recall_line, forgotten,
+reset, persona_set, persona_shown, persona_unknown, no_llm, llm_error, bad_input."""
+
+DEFAULT_PERSONAS: dict[str, str] = {
+    "default": "You are a friendly, helpful assistant in a group chat. Answer briefly.",
+    "concise": "You are an assistant in a group chat. Answer in one or two sentences.",
+    "pirate": "You are a cheerful pirate in a group chat. Answer briefly, in pirate speech.",
+}
+
+_SUBCOMMANDS = ("remember", "recall", "forget", "reset", "persona")
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """What to send back to the channel."""
+
+    text: str
+
+
+class ChatCommands:
+    """Seed 000's ``!chat`` commands over a memlane memory (see the module docstring for the table)."""
+
+    def __init__(
+        self,
+        memory: Memory | AsyncMemory,
+        llm: LLMClient | None,
+        prefix: str = "!chat",
+        *,
+        templates: Mapping[str, str] | None = None,
+        personas: Mapping[str, str] | None = None,
+        recall_limit: int = 5,
+        budget: int | None = None,
+        temperature: float = 0.7,
+    ) -> None:
+        if not prefix.strip():
+            raise InvalidInput("prefix must not be empty")
+        self.memory = memory if isinstance(memory, AsyncMemory) else AsyncMemory.wrap(memory)
+        self.llm = llm
+        self.prefix = prefix.strip()
+        unknown = set(templates or {}) - set(DEFAULT_TEMPLATES)
+        if unknown:
+            raise InvalidInput(f"unknown reply templates {sorted(unknown)}; known: {sorted(DEFAULT_TEMPLATES)}")
+        self.templates = {**DEFAULT_TEMPLATES, **(templates or {})}
+        self.personas = dict(personas or DEFAULT_PERSONAS)
+        if "default" not in self.personas:
+            raise InvalidInput("personas must include 'default'")
+        self.recall_limit = recall_limit
+        self.budget = budget
+        self.temperature = temperature
+
+    def _say(self, key: str, **values: Any) -> Reply:
+        return Reply(self.templates[key].format(prefix=self.prefix, **values))
+
+    async def handle(self, channel: str, user: str, text: str) -> Reply | None:
+        """The reply to ``text`` said by ``user`` in ``channel``; None when it is not a command for us."""
+        words = text.strip()
+        if words != self.prefix and not words.startswith(self.prefix + " "):
+            return None
+        args = words[len(self.prefix) :].strip()
+        if not args:
+            return self._say("usage", usage="<message>")
+        command, _, rest = args.partition(" ")
+        command, rest = command.lower(), rest.strip()
+        try:
+            if command in _SUBCOMMANDS:
+                return await getattr(self, f"_{command}")(channel, user, rest)
+            return await self._chat(channel, user, args)
+        except ProviderError as error:
+            return self._say("llm_error", error=_short(error))
+        except InvalidInput as error:
+            return self._say("bad_input", error=_short(error))
+
+    async def _remember(self, channel: str, user: str, fact: str) -> Reply:
+        if not fact:
+            return self._say("usage", usage="remember <fact>")
+        await self.memory.remember(fact, user=user, thread=channel, category="fact", importance=3)
+        return self._say("remembered", fact=fact)
+
+    async def _recall(self, channel: str, user: str, topic: str) -> Reply:
+        if not topic:
+            return self._say("usage", usage="recall <topic>")
+        hits = await self.memory.recall(topic, user=user, kinds=["fact"], limit=self.recall_limit)
+        if not hits:
+            return self._say("recall_none", topic=topic)
+        lines = [self.templates["recall_header"]]
+        lines.extend(self.templates["recall_line"].format(text=h.text, prefix=self.prefix) for h in hits)
+        return Reply("\n".join(lines))
+
+    async def _forget(self, channel: str, user: str, rest: str) -> Reply:
+        count = await self.memory.forget_all(user, thread=channel)
+        return self._say("forgotten", count=count)
+
+    async def _reset(self, channel: str, user: str, rest: str) -> Reply:
+        count = await self.memory.reset(channel)
+        return self._say("reset", count=count)
+
+    async def _persona(self, channel: str, user: str, name: str) -> Reply:
+        available = ", ".join(sorted(self.personas))
+        if not name:
+            return self._say("persona_shown", persona=await self._persona_of(channel), available=available)
+        name = name.lower()
+        if name not in self.personas:
+            return self._say("persona_unknown", persona=name, available=available)
+        thread = await self._thread(channel)
+        metadata = {**(thread.metadata if thread else {}), "persona": name}
+        await self.memory.set_thread(channel, system_prompt=self.personas[name], metadata=metadata)
+        return self._say("persona_set", persona=name)
+
+    async def _thread(self, channel: str) -> Any:
+        try:
+            return await self.memory.thread(channel)
+        except NotFound:
+            return None
+
+    async def _persona_of(self, channel: str) -> str:
+        thread = await self._thread(channel)
+        name = thread.metadata.get("persona") if thread is not None else None
+        return name if isinstance(name, str) and name in self.personas else "default"
+
+    async def _chat(self, channel: str, user: str, message: str) -> Reply:
+        if self.llm is None:
+            return self._say("no_llm")
+        persona = await self._persona_of(channel)
+        ctx = await self.memory.context(
+            channel, query=message, user=user, budget=self.budget, system_prompt=self.personas[persona]
+        )
+        prompt = [
+            ChatMessage(m["role"], m["content"])
+            for m in ctx.to_messages()
+            if m.get("role") in ("system", "user", "assistant") and isinstance(m.get("content"), str) and m["content"]
+        ]
+        prompt.append(ChatMessage.user(f"{user}: {message}"))
+        llm = self.llm
+        answer = await asyncio.to_thread(
+            lambda: llm.complete(
+                prompt, operation="chat", temperature=self.temperature, agent=self.memory.agent
+            ).text.strip()
+        )
+        await self.memory.add_messages(
+            channel,
+            [
+                {"role": "user", "content": message, "user": user, "name": user},
+                {"role": "assistant", "content": answer},
+            ],
+        )
+        return self._say("answer", answer=answer)
+
+
+def _short(error: MemlaneError) -> str:
+    return " ".join(str(error).split())[:200] or type(error).__name__

@@ -1,0 +1,137 @@
+"""Seed 000's `!chat` commands (memlane.ChatCommands), against a real loopback LLM stand-in and SQLite files."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from memlane import AsyncMemory, ChatCommands, InvalidInput, Memory, Reply, load_settings
+from memlane.llm import LLMClient, make_llm
+from memlane.testing import FakeLLMServer, Fault
+
+CHAT = "/v1/chat/completions"
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeLLMServer]:
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    with FakeLLMServer(default="Nice to meet you, Alice!") as fake:
+        yield fake
+
+
+def _memory(path: Path) -> Memory:
+    return Memory(path, agent="rosey", settings=load_settings(worker="none", embedder="none"), llm=None)
+
+
+def _llm(server: FakeLLMServer) -> LLMClient:
+    return make_llm("openai", base_url=server.base_url, model="fake-gpt", timeout=5, max_retries=0)
+
+
+def run(commands: ChatCommands, channel: str, user: str, text: str) -> str | None:
+    reply = asyncio.run(commands.handle(channel, user, text))
+    assert reply is None or isinstance(reply, Reply)
+    return None if reply is None else reply.text
+
+
+def test_the_seed_conversation(tmp_path: Path, server: FakeLLMServer) -> None:
+    mem = _memory(tmp_path / "bot.db")
+    bot = ChatCommands(mem, _llm(server))
+    assert run(bot, "#general", "alice", "hello everyone") is None  # not for us
+    assert run(bot, "#general", "alice", "!chatter") is None
+    assert run(bot, "#general", "alice", "!chat My name is Alice and I love programming") == (
+        "🤖 Nice to meet you, Alice!"
+    )
+    [request] = server.calls_to(CHAT)
+    sent = request.body["messages"]
+    assert sent[0]["role"] == "system" and sent[-1]["content"] == "alice: My name is Alice and I love programming"
+    assert [m.role for m in mem.history("#general")] == ["user", "assistant"]  # both turns stored
+    assert run(bot, "#general", "alice", "!chat remember Alice prefers Python and works on AI projects") == (
+        "💾 I'll remember that!"
+    )
+    assert run(bot, "#general", "alice", "!chat recall Alice") == (
+        "💭 Here's what I remember:\n• Alice prefers Python and works on AI projects"
+    )
+    assert run(bot, "#general", "alice", "!chat recall submarines") == "🤔 I don't recall anything about 'submarines'"
+    server.script("Your name is Alice!")
+    assert run(bot, "#general", "alice", "!chat What was my name again?") == "🤖 Your name is Alice!"
+    system = server.calls_to(CHAT)[-1].body["messages"][0]["content"]
+    assert "Alice prefers Python" in system  # the remembered fact is in the model's context
+    assert run(bot, "#general", "alice", "!chat reset") == "🔄 Conversation reset! (4 messages cleared)"
+    assert mem.history("#general") == [] and mem.facts(user="alice")  # facts stay
+    assert run(bot, "#general", "alice", "!chat forget") == "🗑️ Memories cleared!"
+    assert mem.facts(user="alice") == []
+
+
+def test_usage_replies_and_subcommands_need_their_argument(tmp_path: Path) -> None:
+    bot = ChatCommands(_memory(tmp_path / "bot.db"), None)
+    assert run(bot, "c", "u", "!chat") == "Usage: !chat <message>"
+    assert run(bot, "c", "u", "!chat remember") == "Usage: !chat remember <fact>"
+    assert run(bot, "c", "u", "!chat recall   ") == "Usage: !chat recall <topic>"
+    assert run(bot, "c", "u", "!chat hello").startswith("🤖 No language model is configured")
+    assert run(bot, "c", "u", "!chat remember a\x00b").startswith("⚠️ ")  # refused input: a short reply
+
+
+def test_llm_errors_are_a_short_reply_and_nothing_is_stored(tmp_path: Path, server: FakeLLMServer) -> None:
+    mem = _memory(tmp_path / "bot.db")
+    bot = ChatCommands(mem, _llm(server))
+    server.default = Fault.status(400)
+    reply = run(bot, "c", "alice", "!chat hello?")
+    assert reply is not None and reply.startswith("⚠️ AI error:") and "\n" not in reply
+    assert mem.history("c") == []
+
+
+def test_one_users_private_facts_never_reach_another(tmp_path: Path) -> None:
+    bot = ChatCommands(_memory(tmp_path / "bot.db"), None)
+    run(bot, "#general", "bob", "!chat remember my locker code is 4821")
+    assert run(bot, "#general", "alice", "!chat recall locker code") == "🤔 I don't recall anything about 'locker code'"
+    assert run(bot, "#general", "alice", "!chat forget") == "🗑️ Memories cleared!"
+    assert "4821" in run(bot, "#general", "bob", "!chat recall locker")  # bob's fact survived alice's forget
+
+
+def test_persona_per_channel_templates_and_restart(tmp_path: Path, server: FakeLLMServer) -> None:
+    path = tmp_path / "bot.db"
+    templates = {"remembered": "Noted: {fact}", "reset": "Cleared {count}."}
+    bot = ChatCommands(_memory(path), _llm(server), prefix="!rosey", templates=templates)
+    assert run(bot, "#pirates", "al", "!rosey persona pirate") == "🎭 Persona set to pirate."
+    assert run(bot, "#pirates", "al", "!rosey persona ninja").startswith("Unknown persona 'ninja'")
+    assert run(bot, "#pirates", "al", "!rosey remember the ship is red") == "Noted: the ship is red"
+    run(bot, "#pirates", "al", "!rosey ahoy")
+    assert "pirate" in server.calls_to(CHAT)[-1].body["messages"][0]["content"]
+    run(bot, "#general", "al", "!rosey hi")
+    assert "pirate" not in server.calls_to(CHAT)[-1].body["messages"][0]["content"]
+    # a new process: the same file, a new handler over an AsyncMemory
+    again = ChatCommands(
+        AsyncMemory(path, agent="rosey", settings=load_settings(worker="none", embedder="none"), llm=None),
+        _llm(server),
+        prefix="!rosey",
+    )
+    assert run(again, "#pirates", "al", "!rosey persona").startswith("🎭 Persona: pirate")
+    assert "the ship is red" in run(again, "#pirates", "al", "!rosey recall ship")
+    assert run(again, "#pirates", "al", "!rosey reset") == "🔄 Conversation reset! (2 messages cleared)"
+    with pytest.raises(InvalidInput):
+        ChatCommands(_memory(path), None, templates={"nope": "x"})
+
+
+def test_the_example_bot_runs_on_stdin(tmp_path: Path) -> None:
+    lines = "alice: !chat remember I like tea\nalice: !chat recall tea\nbob: !chat recall tea\nalice: hi all\n"
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "chat_bot.py"), "--db", str(tmp_path / "ex.db")],
+        input=lines,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin", "MEMLANE_HOME": str(tmp_path), "MEMLANE_EMBEDDER": "none"},
+        check=True,
+    )
+    assert result.stdout.splitlines() == [
+        "bot: 💾 I'll remember that!",
+        "bot: 💭 Here's what I remember:",
+        "bot: • I like tea",
+        "bot: 🤔 I don't recall anything about 'tea'",
+    ]
