@@ -342,8 +342,9 @@ class AsyncMemory:
         now: datetime | None = None,
         group_by: Literal["thread"] | None = None,
     ) -> list[Hit] | list[HitGroup]:
+        recall: Callable[..., list[Hit] | list[HitGroup]] = self.sync.recall
         return await self._run(
-            self.sync.recall,
+            recall,
             query,
             user=user,
             thread=thread,

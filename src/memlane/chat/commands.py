@@ -110,7 +110,8 @@ class ChatCommands:
         command, rest = command.lower(), rest.strip()
         try:
             if command in _SUBCOMMANDS:
-                return await getattr(self, f"_{command}")(channel, user, rest)
+                reply: Reply = await getattr(self, f"_{command}")(channel, user, rest)
+                return reply
             return await self._chat(channel, user, args)
         except ProviderError as error:
             return self._say("llm_error", error=_short(error))
