@@ -13,11 +13,13 @@ import argparse
 import asyncio
 import os
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
 
-from memlane import AsyncMemory, load_settings
+from memlane import AsyncMemory, Memory, load_settings
+from memlane.async_memory import DEFAULT_THREADS
 
 TEXTS = [
     "I went hiking in the Alps last weekend with my sister",
@@ -33,9 +35,9 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def one_run(path: Path, tasks: int, seconds: float) -> dict[str, float]:
+async def one_run(path: Path, tasks: int, seconds: float, threads: int) -> dict[str, float]:
     settings = load_settings(worker="none")
-    async with AsyncMemory(path, agent="bench", settings=settings) as mem:
+    async with AsyncMemory.wrap(Memory(path, agent="bench", settings=settings), max_workers=threads) as mem:
         await mem.add_message("warm", "user", "warming up the model", user="warm")
         stop = time.perf_counter() + seconds
         lags: list[float] = []
@@ -70,12 +72,20 @@ def main() -> None:
     parser.add_argument("--tasks", type=int, default=32)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=None, help="AsyncMemory's worker threads (default: its own)")
+    parser.add_argument("--switch-interval", type=float, default=None, help="sys.setswitchinterval, seconds")
     args = parser.parse_args()
-    print(f"load before: {os.getloadavg()}")
+    if args.switch_interval:
+        sys.setswitchinterval(args.switch_interval)
+    print(
+        f"load before: {os.getloadavg()}, threads {args.threads or DEFAULT_THREADS}, switch {sys.getswitchinterval()}"
+    )
     results = []
     for run in range(args.runs):
         with tempfile.TemporaryDirectory() as tmp:
-            result = asyncio.run(one_run(Path(tmp) / "lag.db", args.tasks, args.seconds))
+            result = asyncio.run(
+                one_run(Path(tmp) / "lag.db", args.tasks, args.seconds, args.threads or DEFAULT_THREADS)
+            )
         results.append(result)
         print(f"run {run + 1}: " + ", ".join(f"{k} {v:.2f}" for k, v in result.items()))
     print("median of runs: " + ", ".join(f"{k} {statistics.median(r[k] for r in results):.2f}" for k in results[0]))
