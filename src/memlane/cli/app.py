@@ -1,37 +1,25 @@
-"""The ``memlane`` command: global options, the command list, and the error → exit-code mapping."""
+"""The ``memlane`` command: the global options (root callback) and the command list.
+
+Errors, exit codes and global options after the command name are handled by :mod:`.group`.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
-from typer.core import TyperGroup
 
 from memlane import __version__
-from memlane.errors import MemlaneError
 
 from . import commands_data, commands_facts, commands_jobs, commands_threads
 from .chat import chat
 from .commands_db import db_app
 from .demo import demo
-from .exitcodes import exit_code_for
+from .group import MemlaneGroup
 from .state import CliState
 
 __all__ = ["app", "main"]
-
-
-class MemlaneGroup(TyperGroup):
-    """The root group: a :class:`MemlaneError` from any command becomes one ``error:`` line and an exit code."""
-
-    def invoke(self, ctx: Any) -> Any:  # Any: typer's own context base class is private
-        """Run the command; map memlane errors to a one-line message on stderr and a typed exit code."""
-        try:
-            return super().invoke(ctx)
-        except MemlaneError as exc:
-            message = " ".join(str(exc).split()) or type(exc).__name__
-            typer.echo(f"error: {message}", err=True)
-            raise typer.Exit(exit_code_for(exc)) from None
 
 
 app = typer.Typer(
@@ -62,14 +50,12 @@ def root(
         ),
     ] = None,
     agent: Annotated[
-        str | None, typer.Option("--agent", "-a", help="Agent (bot, app) whose memory to use; default: 'default'.")
+        str | None, typer.Option("--agent", "-a", metavar="NAME", help="Agent (bot, app) whose memory to use; default: 'default'.")
     ] = None,
     config: Annotated[
         Path | None, typer.Option("--config", metavar="FILE", help="A TOML or YAML settings file.")
     ] = None,
-    json_output: Annotated[
-        bool, typer.Option("--json", help="Machine-readable output: one JSON document on stdout.")
-    ] = False,
+    json: Annotated[bool, typer.Option("--json", help="Machine-readable output: one JSON document on stdout.")] = False,
     version: Annotated[
         bool,
         typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit."),
@@ -77,15 +63,17 @@ def root(
 ) -> None:
     """Long-term memory for LLM chat bots and agents: threads, facts, recall and token-budgeted context.
 
+    The options --db, --agent, --config and --json may come before or after the command name.
+
     Examples:
 
         memlane demo
 
         memlane --db bot.db add general user "I love Python" --user alice
 
-        memlane --db bot.db --json recall python --user alice
+        memlane recall python --user alice --db bot.db --json
     """
-    ctx.obj = CliState(db=db, agent=agent, config=config, json=json_output)
+    ctx.obj = CliState(db=db, agent=agent, config=config, json=json)
 
 
 # Conversations

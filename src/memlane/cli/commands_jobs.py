@@ -29,8 +29,6 @@ __all__ = ["jobs", "register", "stats", "worker"]
 
 JOB_STATUSES = ("pending", "running", "done", "dead")
 
-JsonFlag = Annotated[bool, typer.Option("--json", help="Machine-readable output (same as the global --json).")]
-
 
 def _open(state: CliState, *, for_work: bool = False) -> Memory:
     """The memory the global options name, without a background worker of its own.
@@ -93,7 +91,6 @@ def jobs(
         typer.Option("--retry", metavar="ID", help="Send this dead (or done) job back to the queue, attempts reset."),
     ] = None,
     limit: Annotated[int, typer.Option("--limit", "-l", help="At most N jobs, newest first.")] = 50,
-    json_output: JsonFlag = False,
 ) -> None:
     """List the background job queue (dead letters included), or put a job back into it.
 
@@ -109,10 +106,10 @@ def jobs(
 
         memlane jobs --retry 42
 
-        memlane --json jobs --kind summarize
+        memlane jobs --kind summarize --json
     """
     state = get_state(ctx)
-    as_json = json_output or state.json
+    as_json = state.json
     if status is not None and status not in JOB_STATUSES:
         raise InvalidInput(f"--status must be one of {', '.join(JOB_STATUSES)}, not {status!r}")
     if limit < 1:
@@ -209,7 +206,6 @@ def worker(
     batch: Annotated[
         int | None, typer.Option("--batch", help="Jobs claimed at a time (default: worker_batch).")
     ] = None,
-    json_output: JsonFlag = False,
 ) -> None:
     """Run queued jobs (of every agent in the database) until Ctrl-C or SIGTERM; one log line per job.
 
@@ -239,7 +235,7 @@ def worker(
             w.stop_event = stop
         _run_workers(workers, stop, once=once, location=mem.store.location)
         usage = mem.usage.totals(local=True)
-    _print_worker_summary(log.outcomes, usage, as_json=json_output or state.json)
+    _print_worker_summary(log.outcomes, usage, as_json=state.json)
 
 
 class _OutcomeLog:
@@ -317,7 +313,6 @@ def _budget_line(budget: BudgetStatus) -> Text:
 def stats(
     ctx: typer.Context,
     all_agents: Annotated[bool, typer.Option("--all-agents", help="Usage of every agent, not only --agent's.")] = False,
-    json_output: JsonFlag = False,
 ) -> None:
     """Show LLM usage per agent and operation (calls, failures, tokens, latency) and the agent's budget.
 
@@ -338,7 +333,7 @@ def stats(
         totals = ledger.totals(None if all_agents else mem.agent)
         budget = ledger.budget(mem.agent)
         backend = mem.store.backend
-    if json_output or state.json:
+    if state.json:
         emit_json({"persisted": ledger.persistent, "usage": to_jsonable(totals), "budget": budget})
         return
     if not ledger.persistent:
