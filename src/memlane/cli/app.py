@@ -50,7 +50,8 @@ def root(
         ),
     ] = None,
     agent: Annotated[
-        str | None, typer.Option("--agent", "-a", metavar="NAME", help="Agent (bot, app) whose memory to use; default: 'default'.")
+        str | None,
+        typer.Option("--agent", "-a", metavar="NAME", help="Agent (bot, app) whose memory to use; default: 'default'."),
     ] = None,
     config: Annotated[
         Path | None, typer.Option("--config", metavar="FILE", help="A TOML or YAML settings file.")

@@ -19,7 +19,7 @@ from memlane.store.copy import CopyProgress, CopyReport, copy_store
 from memlane.store.migrate import migrate_store, sqlite_file
 
 from .render import console, emit_json, plural, show, status_table, to_jsonable
-from .state import get_state
+from .state import get_state, require_store
 
 __all__ = ["copy", "db_app", "migrate", "status"]
 
@@ -37,7 +37,7 @@ def status(ctx: typer.Context) -> None:
         memlane --db bot.db --agent my-bot --json db status
     """
     state = get_state(ctx)
-    with state.open() as mem:
+    with state.open(existing=True) as mem:
         found = mem.status()
         agent = mem.agent
     show(state.json, {"agent": agent, **to_jsonable(found)}, status_table(found, agent))
@@ -65,6 +65,7 @@ def migrate(
     state = get_state(ctx)
     settings = load_settings(state.config)
     location = db or state.db or settings.database_location()
+    require_store(location)  # migrating a mistyped path would create an empty store
     report = migrate_store(location, lambda where: open_store_for(settings, where))
     if state.json:
         emit_json(to_jsonable(report))

@@ -23,7 +23,7 @@ from memlane.pipeline.worker import JobOutcome, Worker
 from memlane.types import Job
 
 from .render import console, emit_json, plural, to_jsonable, when
-from .state import CliState, get_state
+from .state import CliState, get_state, require_store
 
 __all__ = ["jobs", "register", "stats", "worker"]
 
@@ -34,8 +34,12 @@ def _open(state: CliState, *, for_work: bool = False) -> Memory:
     """The memory the global options name, without a background worker of its own.
 
     Only ``for_work`` builds the embedder and LLM client from settings (jobs need them; listing does not).
+    Listing needs the store to exist (a mistyped --db is an error, not a new empty store); a worker may
+    start before anything was written, like any long-lived process of an app.
     """
     settings = load_settings(state.config, worker="none")
+    if not for_work:
+        require_store(state.location(settings))
     if for_work:
         return Memory(state.db, agent=state.agent, settings=settings)
     return Memory(state.db, agent=state.agent, settings=settings, embedder=None, llm=None, check_model=False)
