@@ -258,7 +258,9 @@ def context(
 ) -> None:
     """Assemble the token-budgeted context for the next model call and show each section.
 
-    With --json, prints the to_messages() list (ready for an OpenAI-style chat API) with the token count.
+    With --json, prints one object: "messages" is the to_messages() list (ready for an OpenAI-style chat
+    API), with "tokens", "budget", "encoding", "dropped_messages" and the "sections" it was built from.
+    A thread that does not exist is an error (exit 3).
 
     Examples:
 
