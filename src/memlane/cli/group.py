@@ -54,7 +54,7 @@ class MemlaneGroup(TyperGroup):
         try:
             return super().parse_args(ctx, args)
         except ClickException as exc:
-            _fail_usage(exc)
+            _fail_usage(exc, ctx.command_path or "memlane")
             raise  # unreachable: _fail_usage raises
 
     def invoke(self, ctx: Any) -> Any:
@@ -66,18 +66,20 @@ class MemlaneGroup(TyperGroup):
             typer.echo(f"error: {message}", err=True)
             raise typer.Exit(exit_code_for(exc)) from None
         except ClickException as exc:
-            _fail_usage(exc)
+            where = " ".join(part for part in (ctx.command_path, ctx.invoked_subcommand) if part)
+            _fail_usage(exc, where)
             raise  # unreachable
 
 
-def _fail_usage(exc: ClickException) -> None:
-    """Print a usage error as one ``error:`` line (with where to find help) and exit; help itself passes."""
+def _fail_usage(exc: ClickException, where: str) -> None:
+    """Print a usage error as one ``error:`` line (with the command whose help to read) and exit; help
+    itself passes. ``where`` is that command when the error does not say (an option missing its value)."""
     if isinstance(exc, NoArgsIsHelpError):  # `memlane`, `memlane db`: show the help, as asked
         raise exc
     message = " ".join(exc.format_message().split()) or type(exc).__name__
     context = getattr(exc, "ctx", None)
-    if isinstance(exc, UsageError) and context is not None:
-        message += f" (see '{context.command_path} --help')"
+    if isinstance(exc, UsageError):
+        message += f" (see '{context.command_path if context is not None else where} --help')"
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(USAGE_ERROR if isinstance(exc, UsageError) else exc.exit_code) from None
 
