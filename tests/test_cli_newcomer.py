@@ -106,7 +106,6 @@ READS = [
     ["export", "out.jsonl"],
     ["reindex"],
     ["db", "status"],
-    ["db", "migrate"],
     ["jobs"],
     ["stats"],
 ]

@@ -19,7 +19,7 @@ from memlane.store.copy import CopyProgress, CopyReport, copy_store
 from memlane.store.migrate import migrate_store, sqlite_file
 
 from .render import console, emit_json, plural, show, status_table, to_jsonable
-from .state import get_state, require_store
+from .state import get_state
 
 __all__ = ["copy", "db_app", "migrate", "status"]
 
@@ -65,7 +65,6 @@ def migrate(
     state = get_state(ctx)
     settings = load_settings(state.config)
     location = db or state.db or settings.database_location()
-    require_store(location)  # migrating a mistyped path would create an empty store
     report = migrate_store(location, lambda where: open_store_for(settings, where))
     if state.json:
         emit_json(to_jsonable(report))
