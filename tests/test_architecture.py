@@ -23,7 +23,7 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("facade", {"memory", "async_memory"}),
 ]
 # Edges call the facade; the core never imports them. `testing` holds test stand-ins (LLM server, PostgreSQL).
-EDGES = {"cli", "server", "client", "mcp", "chat", "integrations", "testing"}
+EDGES = {"cli", "server", "client", "mcp", "chat", "integrations", "testing", "__main__"}
 TOP = {"__init__", "py"}  # memlane/__init__.py re-exports the public API; py.typed is no module
 
 

@@ -380,6 +380,7 @@ def test_db_status_agent_and_config(db: str, tmp_path: Path) -> None:
 
     config = tmp_path / "memlane.toml"
     config.write_text(f'database = "{tmp_path / "from-config.db"}"\nagent = "configured"\n')
+    run("--config", str(config), "remember", "configured facts go to the configured store")
     configured = json.loads(run("--config", str(config), "--json", "db", "status").stdout)
     assert configured["agent"] == "configured"
     assert Path(configured["location"]) == (tmp_path / "from-config.db").resolve()
@@ -409,7 +410,7 @@ ERROR_CASES = [
     pytest.param(["add", "t", "robot", "hi"], 2, "role", id="bad-role"),
     pytest.param(["add", "t", "user", "hi", "--metadata", "{oops"], 2, "metadata", id="bad-metadata"),
     pytest.param(["threads", "--status", "closed"], 2, "status", id="bad-status"),
-    pytest.param(["context", "t", "--budget", "0"], 2, "budget", id="bad-budget"),
+    pytest.param(["context", "general", "--budget", "0"], 2, "budget", id="bad-budget"),
     pytest.param(["recall", "x", "--kinds", "message,memo"], 2, "unknown kinds ['memo']", id="recall-bad-kind"),
     pytest.param(["recall", "x", "--since", "yesterday"], 2, "--since is not an ISO-8601", id="recall-bad-since"),
     pytest.param(["recall", "x", "--until", "2024-13-01"], 2, "--until is not an ISO-8601", id="recall-bad-until"),
@@ -425,6 +426,7 @@ ERROR_CASES = [
 
 @pytest.mark.parametrize(("args", "code", "needle"), ERROR_CASES)
 def test_errors_are_one_line_with_a_typed_exit_code(db: str, args: list[str], code: int, needle: str) -> None:
+    run("--db", db, "add", "general", "user", "hello")  # the store exists: these errors are about the arguments
     result = run("--db", db, *args, code=code)
     assert result.stdout == ""
     lines = result.stderr.splitlines()
@@ -481,8 +483,9 @@ def test_installed_script_maps_errors(tmp_path: Path) -> None:
         timeout=60,
         check=False,
     )
-    assert done.returncode == 3
-    assert done.stderr == "error: no thread 'nope' in agent 'default'\n" and done.stdout == ""
+    assert done.returncode == 3  # a read of a store that does not exist: NotFound, and nothing is created
+    assert done.stderr.startswith("error: there is no memlane store at ") and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and not (tmp_path / "s.db").exists()
 
 
 # -- demo ------------------------------------------------------------------------------------------------

@@ -86,6 +86,10 @@ def test_the_commands_have_help_and_examples() -> None:
 
 
 def test_jobs_lists_filters_and_retries_dead_letters(db: str, tmp_path: Path) -> None:
+    assert "there is no memlane store" in run("--db", db, "jobs", code=3).stderr  # reads create nothing
+    assert not Path(db).exists()
+    with open_memory(db):
+        pass
     assert "No jobs for agent 'default'" in run("--db", db, "jobs").stdout
     with open_memory(db) as mem:
         now = mem.clock()
@@ -161,6 +165,8 @@ def test_worker_once_runs_the_real_summarize_step(db: str) -> None:
 
 def test_stats_shows_usage_and_budget(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MEMLANE_LLM_BUDGET_TOKENS", "5000")
+    with open_memory(db):
+        pass
     doc = js("--db", db, "--json", "stats")
     assert doc["persisted"] is True and doc["usage"] == []
     assert (doc["budget"]["agent"], doc["budget"]["limit"], doc["budget"]["spent"], doc["budget"]["low"]) == (

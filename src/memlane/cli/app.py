@@ -1,51 +1,25 @@
-"""The ``memlane`` command: global options, the command list, and the error → exit-code mapping."""
+"""The ``memlane`` command: the global options (root callback) and the command list.
+
+Errors, exit codes and global options after the command name are handled by :mod:`.group`.
+"""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
-import click
 import typer
-from typer.core import TyperGroup
-from typer.exceptions import TyperException
 
 from memlane import __version__
-from memlane.errors import MemlaneError
 
-from . import commands_data, commands_facts, commands_jobs, commands_threads
+from . import commands_data, commands_facts, commands_jobs, commands_mcp, commands_threads
 from .chat import chat
 from .commands_db import db_app
 from .demo import demo
-from .exitcodes import exit_code_for
+from .group import MemlaneGroup
 from .state import CliState
 
 __all__ = ["app", "main"]
-
-
-class MemlaneGroup(TyperGroup):
-    """The root group: a :class:`MemlaneError` from any command becomes one ``error:`` line and an exit code."""
-
-    def invoke(self, ctx: Any) -> Any:  # Any: typer's own context base class is private
-        """Run the command; map memlane errors to a one-line message on stderr and a typed exit code."""
-        try:
-            return super().invoke(ctx)
-        except MemlaneError as exc:
-            message = " ".join(str(exc).split()) or type(exc).__name__
-            typer.echo(f"error: {message}", err=True)
-            raise typer.Exit(exit_code_for(exc)) from None
-        except (OverflowError, RecursionError) as exc:  # input too large or too deep for a check to have caught
-            typer.echo(f"error: the input is too large or too deeply nested ({type(exc).__name__})", err=True)
-            raise typer.Exit(2) from None
-        except (typer.Exit, typer.Abort, KeyboardInterrupt, TyperException, click.exceptions.ClickException):
-            raise  # typer's and click's own control flow and usage errors
-        except Exception as exc:  # a bug: one line, never a traceback (MEMLANE_DEBUG=1 shows it)
-            if os.environ.get("MEMLANE_DEBUG"):
-                raise
-            message = " ".join(str(exc).split())[:300]
-            typer.echo(f"error: internal error ({type(exc).__name__}: {message}); please report it", err=True)
-            raise typer.Exit(1) from None
 
 
 app = typer.Typer(
@@ -76,14 +50,13 @@ def root(
         ),
     ] = None,
     agent: Annotated[
-        str | None, typer.Option("--agent", "-a", help="Agent (bot, app) whose memory to use; default: 'default'.")
+        str | None,
+        typer.Option("--agent", "-a", metavar="NAME", help="Agent (bot, app) whose memory to use; default: 'default'."),
     ] = None,
     config: Annotated[
         Path | None, typer.Option("--config", metavar="FILE", help="A TOML or YAML settings file.")
     ] = None,
-    json_output: Annotated[
-        bool, typer.Option("--json", help="Machine-readable output: one JSON document on stdout.")
-    ] = False,
+    json: Annotated[bool, typer.Option("--json", help="Machine-readable output: one JSON document on stdout.")] = False,
     version: Annotated[
         bool,
         typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit."),
@@ -91,15 +64,17 @@ def root(
 ) -> None:
     """Long-term memory for LLM chat bots and agents: threads, facts, recall and token-budgeted context.
 
+    The options --db, --agent, --config and --json may come before or after the command name.
+
     Examples:
 
         memlane demo
 
         memlane --db bot.db add general user "I love Python" --user alice
 
-        memlane --db bot.db --json recall python --user alice
+        memlane recall python --user alice --db bot.db --json
     """
-    ctx.obj = CliState(db=db, agent=agent, config=config, json=json_output)
+    ctx.obj = CliState(db=db, agent=agent, config=config, json=json)
 
 
 # Conversations
@@ -124,6 +99,7 @@ app.add_typer(db_app, name="db")
 commands_jobs.register(app)  # Background work: jobs, worker, stats
 app.command("demo")(demo)
 app.command("chat")(chat)  # the REPL with memory (memlane.cli.chat)
+app.command("mcp")(commands_mcp.mcp)  # memory for MCP clients (memlane.mcp)
 
 
 def main() -> None:

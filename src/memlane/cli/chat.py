@@ -324,8 +324,12 @@ class ChatSession:
             return
         old = self.mem.end(self.thread).key
         self.thread = _new_thread_key()
-        later = "the background worker makes it" if self.mem.settings.worker == "thread" else "run `memlane worker`"
-        self.say(f"Ended {old}; a memory of it is queued ({later}). Now in {self.thread}.")
+        if self.mem.settings.worker != "thread":  # worker = none: another process runs the jobs
+            self.say(f"Ended {old}; a memory of it is queued (run `memlane worker`). Now in {self.thread}.")
+            return
+        self.say(f"Ended {old}; making a memory of it ...", style="dim")
+        ran = self.mem.run_jobs()  # here and now, so /memories shows it at once
+        self.say(f"Done ({plural(ran, 'job')} run). Now in {self.thread}.")
 
     def help(self, arg: str) -> None:
         """/help"""
@@ -368,6 +372,8 @@ def chat(
     """Chat with the configured LLM, with memory; slash commands manage it (/help lists them).
 
     Without an LLM (MEMLANE_LLM_PROVIDER unset) what you type is stored and every command still works.
+    The background jobs (summaries, facts, the memory /end makes) run in this process; with
+    MEMLANE_WORKER=none they wait for `memlane worker` instead.
 
     Examples:
 
@@ -380,7 +386,9 @@ def chat(
     check_optional_key(thread, "thread")
     check_optional_key(user, "user")
     state = get_state(ctx)
-    with state.open() as mem:
+    # Unlike one-shot commands, the chat runs the background jobs (summaries, facts, memories) itself, in a
+    # worker thread, unless the worker setting is "none" (then `memlane worker` does).
+    with state.open(worker=None) as mem:
         ChatSession(
             mem,
             read_line=_read_line,

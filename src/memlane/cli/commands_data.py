@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+import os
+from pathlib import Path
+from typing import IO, Annotated
 
 import typer
 from rich.text import Text
 
+from memlane.errors import InvalidInput
+
+from .progress import CountingReader, CountingWriter, progress
 from .render import plural, show
 from .state import get_state
 
@@ -39,12 +44,14 @@ def export(
         memlane export - --thread general > general.jsonl
     """
     state = get_state(ctx)
-    with state.open() as mem:
-        if file == "-":
-            mem.export(typer.get_text_stream("stdout"), threads=thread or None)
-            return
-        count = mem.export(file, threads=thread or None)
-    show(state.json, {"file": file, "records": count}, Text(f"Exported {plural(count, 'record')} to {file}."))
+    with state.open(existing=True) as mem:
+        for key in thread or ():
+            mem.thread(key)  # an unknown thread is an error (likely a typo), not an empty export
+        with _opened(file, "w") as out, progress("exporting") as update:
+            count = mem.export(CountingWriter(out, update, None), threads=thread or None)  # type: ignore[arg-type]
+            update(count, count)
+    if file != "-":
+        show(state.json, {"file": file, "records": count}, Text(f"Exported {plural(count, 'record')} to {file}."))
 
 
 def import_(
@@ -63,9 +70,15 @@ def import_(
         memlane --agent other-bot import backup.jsonl --on-conflict skip
     """
     state = get_state(ctx)
-    source = typer.get_text_stream("stdin") if file == "-" else file
-    with state.open() as mem:
-        counts = mem.import_(source, on_conflict=on_conflict)
+    with _opened(file, "r") as source:  # before the store: a missing file must not create an empty store
+        size = None if file == "-" else os.fstat(source.fileno()).st_size
+        with state.open() as mem, progress(f"reading {file}") as update:
+
+            def read_all(lines: int) -> None:
+                update(size or 0, size, f"importing {plural(lines, 'line')} in one transaction")
+
+            lines = CountingReader(source, update, size, read_all)
+            counts = mem.import_(lines, on_conflict=on_conflict)  # type: ignore[arg-type]
     summary = ", ".join(_counted(kind, n) for kind, n in counts.items())
     show(state.json, {"file": file, "imported": counts}, Text(f"Imported {summary}."))
 
@@ -83,7 +96,28 @@ def reindex(ctx: typer.Context) -> None:
         MEMLANE_EMBEDDER=minilm memlane --db bot.db reindex
     """
     state = get_state(ctx)
-    with state.open(check_model=False) as mem:
-        embedded = mem.reindex()
+    with state.open(check_model=False, existing=True) as mem, progress("embedding") as update:
+        embedded = mem.reindex(progress=update)
         model = mem.embedder.model if mem.embedder is not None else None
     show(state.json, {"embedded": embedded, "model": model}, Text(f"Embedded {plural(embedded, 'item')} with {model}."))
+
+
+class _opened:
+    """``-`` is stdin or stdout (left open), else the file, opened as the core would (UTF-8)."""
+
+    def __init__(self, file: str, mode: str) -> None:
+        self.name, self.mode = file, mode
+        self.file: IO[str] | None = None
+
+    def __enter__(self) -> IO[str]:
+        if self.name == "-":
+            return typer.get_text_stream("stdin" if self.mode == "r" else "stdout")
+        try:
+            self.file = Path(self.name).open(self.mode, encoding="utf-8")
+        except OSError as exc:
+            raise InvalidInput(f"cannot open {self.name}: {exc.strerror or exc}") from exc
+        return self.file
+
+    def __exit__(self, *exc: object) -> None:
+        if self.file is not None:
+            self.file.close()

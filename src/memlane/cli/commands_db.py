@@ -37,7 +37,7 @@ def status(ctx: typer.Context) -> None:
         memlane --db bot.db --agent my-bot --json db status
     """
     state = get_state(ctx)
-    with state.open() as mem:
+    with state.open(existing=True) as mem:
         found = mem.status()
         agent = mem.agent
     show(state.json, {"agent": agent, **to_jsonable(found)}, status_table(found, agent))

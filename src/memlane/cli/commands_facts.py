@@ -90,7 +90,7 @@ def facts(
     """
     state = get_state(ctx)
     source = check_optional_key(thread, "--thread")
-    with state.open() as mem:
+    with state.open(existing=True) as mem:
         found = mem.facts(
             user,
             subject=subject,
@@ -141,7 +141,7 @@ def forget(
     about = check_optional_key(subject, "--subject")
     source = check_optional_key(thread, "--thread")
     state = get_state(ctx)
-    with state.open() as mem:
+    with state.open(existing=True) as mem:
         if fact_id is not None:
             fact = mem.forget(fact_id, user=user, purge=purge)
             show(state.json, {"forgotten": 1, "fact": fact}, Text(f"Forgot fact #{fact.id}: {fact.content}"))
@@ -176,7 +176,7 @@ def memories(
     if delete is not None and purge:
         raise typer.BadParameter("give --delete ID or --purge, not both")
     state = get_state(ctx)
-    with state.open() as mem:
+    with state.open(existing=True) as mem:
         if delete is not None or purge:
             count = purge_memories(mem, delete)
             what = f"memory #{delete}" if delete is not None else ("1 memory" if count == 1 else f"{count} memories")
@@ -225,7 +225,9 @@ def recall(
     wanted = check_metadata(metadata, "--metadata") if metadata is not None else None
     # Checked as `add --created-at` is; the core takes datetimes here and reports bad kinds itself.
     start, end = check_timestamp(since, "--since"), check_timestamp(until, "--until")
-    with state.open() as mem:
+    with state.open(existing=True) as mem:
+        if thread is not None:
+            mem.thread(thread)  # an unknown thread is an error (likely a typo), not "nothing found"
         hits = mem.recall(
             query,
             user=user,
@@ -256,7 +258,9 @@ def context(
 ) -> None:
     """Assemble the token-budgeted context for the next model call and show each section.
 
-    With --json, prints the to_messages() list (ready for an OpenAI-style chat API) with the token count.
+    With --json, prints one object: "messages" is the to_messages() list (ready for an OpenAI-style chat
+    API), with "tokens", "budget", "encoding", "dropped_messages" and the "sections" it was built from.
+    A thread that does not exist is an error (exit 3).
 
     Examples:
 
@@ -265,7 +269,8 @@ def context(
         memlane --json context general --user alice --budget 2000
     """
     state = get_state(ctx)
-    with state.open() as mem:
+    with state.open(existing=True) as mem:
+        mem.thread(thread)  # an unknown thread is an error (likely a typo), not an empty context
         assembled = mem.context(thread, query=query, user=user, budget=budget, system_prompt=system_prompt)
     document = context_document(assembled, thread=thread, user=user, query=query)
     show(state.json, document, Group(*context_view(assembled)))

@@ -23,21 +23,23 @@ from memlane.pipeline.worker import JobOutcome, Worker
 from memlane.types import Job
 
 from .render import console, emit_json, plural, to_jsonable, when
-from .state import CliState, get_state
+from .state import CliState, get_state, require_store
 
 __all__ = ["jobs", "register", "stats", "worker"]
 
 JOB_STATUSES = ("pending", "running", "done", "dead")
-
-JsonFlag = Annotated[bool, typer.Option("--json", help="Machine-readable output (same as the global --json).")]
 
 
 def _open(state: CliState, *, for_work: bool = False) -> Memory:
     """The memory the global options name, without a background worker of its own.
 
     Only ``for_work`` builds the embedder and LLM client from settings (jobs need them; listing does not).
+    Listing needs the store to exist (a mistyped --db is an error, not a new empty store); a worker may
+    start before anything was written, like any long-lived process of an app.
     """
     settings = load_settings(state.config, worker="none")
+    if not for_work:
+        require_store(state.location(settings))
     if for_work:
         return Memory(state.db, agent=state.agent, settings=settings)
     return Memory(state.db, agent=state.agent, settings=settings, embedder=None, llm=None, check_model=False)
@@ -93,7 +95,6 @@ def jobs(
         typer.Option("--retry", metavar="ID", help="Send this dead (or done) job back to the queue, attempts reset."),
     ] = None,
     limit: Annotated[int, typer.Option("--limit", "-l", help="At most N jobs, newest first.")] = 50,
-    json_output: JsonFlag = False,
 ) -> None:
     """List the background job queue (dead letters included), or put a job back into it.
 
@@ -109,10 +110,10 @@ def jobs(
 
         memlane jobs --retry 42
 
-        memlane --json jobs --kind summarize
+        memlane jobs --kind summarize --json
     """
     state = get_state(ctx)
-    as_json = json_output or state.json
+    as_json = state.json
     if status is not None and status not in JOB_STATUSES:
         raise InvalidInput(f"--status must be one of {', '.join(JOB_STATUSES)}, not {status!r}")
     if limit < 1:
@@ -209,7 +210,6 @@ def worker(
     batch: Annotated[
         int | None, typer.Option("--batch", help="Jobs claimed at a time (default: worker_batch).")
     ] = None,
-    json_output: JsonFlag = False,
 ) -> None:
     """Run queued jobs (of every agent in the database) until Ctrl-C or SIGTERM; one log line per job.
 
@@ -239,7 +239,7 @@ def worker(
             w.stop_event = stop
         _run_workers(workers, stop, once=once, location=mem.store.location)
         usage = mem.usage.totals(local=True)
-    _print_worker_summary(log.outcomes, usage, as_json=json_output or state.json)
+    _print_worker_summary(log.outcomes, usage, as_json=state.json)
 
 
 class _OutcomeLog:
@@ -317,7 +317,6 @@ def _budget_line(budget: BudgetStatus) -> Text:
 def stats(
     ctx: typer.Context,
     all_agents: Annotated[bool, typer.Option("--all-agents", help="Usage of every agent, not only --agent's.")] = False,
-    json_output: JsonFlag = False,
 ) -> None:
     """Show LLM usage per agent and operation (calls, failures, tokens, latency) and the agent's budget.
 
@@ -338,7 +337,7 @@ def stats(
         totals = ledger.totals(None if all_agents else mem.agent)
         budget = ledger.budget(mem.agent)
         backend = mem.store.backend
-    if json_output or state.json:
+    if state.json:
         emit_json({"persisted": ledger.persistent, "usage": to_jsonable(totals), "budget": budget})
         return
     if not ledger.persistent:

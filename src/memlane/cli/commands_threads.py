@@ -85,7 +85,7 @@ def history(
         memlane --json history general --limit 10
     """
     state = get_state(ctx)
-    with state.open() as mem:
+    with state.open(existing=True) as mem:
         messages = mem.history(thread, limit=limit)
         if not messages:
             mem.thread(thread)  # an unknown thread is an error (likely a typo), an emptied one is not
@@ -112,7 +112,7 @@ def threads(
         memlane threads --user alice --status open
     """
     state = get_state(ctx)
-    with state.open() as mem:
+    with state.open(existing=True) as mem:
         found = mem.threads(user, status=status, limit=limit)
     show(state.json, {"threads": found}, threads_table(found) if found else "No threads yet.")
 
@@ -128,7 +128,7 @@ def reset(
         memlane reset general
     """
     state = get_state(ctx)
-    with state.open() as mem:
+    with state.open(existing=True) as mem:
         cleared = mem.reset(thread)
     show(state.json, {"thread": thread, "cleared": cleared}, f"{plural(cleared, 'message')} cleared; facts are kept.")
 
@@ -144,7 +144,7 @@ def end(
         memlane end general
     """
     state = get_state(ctx)
-    with state.open() as mem:
+    with state.open(existing=True) as mem:
         ended = mem.end(thread)
     show(state.json, ended, Text(f"Thread {ended.key!r} ended ({plural(ended.message_count, 'message')} kept)."))
 
@@ -183,7 +183,7 @@ def prune(
     document: dict[str, object] = {}
     lines: list[str] = []
     state = get_state(ctx)
-    with state.open() as mem:
+    with state.open(existing=True) as mem:
         if older_than_days is not None:
             pruned = mem.prune(older_than_days)
             document |= {"pruned": pruned, "older_than_days": older_than_days}

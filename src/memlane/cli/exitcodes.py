@@ -16,7 +16,7 @@ from memlane.errors import (
     StorageError,
 )
 
-__all__ = ["EXIT_CODES", "exit_code_for"]
+__all__ = ["EXIT_CODES", "GENERIC_ERROR", "USAGE_ERROR", "exit_code_for"]
 
 #: Checked in order, so a subclass listed before its base wins.
 EXIT_CODES: tuple[tuple[type[MemlaneError], int], ...] = (
@@ -31,6 +31,9 @@ EXIT_CODES: tuple[tuple[type[MemlaneError], int], ...] = (
 
 #: Any other :class:`MemlaneError`.
 GENERIC_ERROR = 1
+
+#: A command line the parser rejects (unknown option, missing argument, bad value).
+USAGE_ERROR = 2
 
 
 def exit_code_for(exc: MemlaneError) -> int:

@@ -14,12 +14,14 @@ from typing import Any
 
 import typer
 from rich.console import Console, RenderableType
+from rich.measure import Measurement
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 from memlane import Context, Fact, Hit, Message, Summary, Thread
 from memlane.store import StoreStatus
+from memlane.texts import shown_text
 
 __all__ = [
     "console",
@@ -38,9 +40,26 @@ __all__ = [
 ]
 
 
+#: Widest line printed to a pipe or file: tables and panels take the width they need up to this.
+MAX_PIPED_WIDTH = 1000
+
+
+class _Console(Console):
+    """A console that, when stdout is not a terminal (and ``COLUMNS`` is not set), prints each renderable
+    at the width it needs rather than rich's default 80 columns, so piped tables are not cut."""
+
+    def print(self, *objects: Any, **kwargs: Any) -> None:
+        if not self.is_terminal and "COLUMNS" not in self._environ and objects:
+            wide = self.options.update_width(MAX_PIPED_WIDTH)
+            needed = max(Measurement.get(self, wide, obj).maximum for obj in objects)
+            self.width = max(80, min(needed, MAX_PIPED_WIDTH))
+        super().print(*objects, **kwargs)
+
+
 def console() -> Console:
-    """A console on the current stdout (looked up at call time, so test runners can capture it)."""
-    return Console(highlight=False, soft_wrap=True)
+    """A console on the current stdout (looked up at call time, so test runners can capture it); on a
+    terminal its width, else as wide as what is printed (see :class:`_Console`)."""
+    return _Console(highlight=False, soft_wrap=True)
 
 
 def to_jsonable(value: Any) -> Any:
@@ -93,14 +112,7 @@ def _speaker(m: Message) -> str:
 
 
 def _message_text(m: Message) -> str:
-    if m.role == "assistant" and m.tool_calls:
-        calls = []
-        for call in m.tool_calls:
-            found = call.get("function")
-            function: dict[str, Any] = found if isinstance(found, dict) else {}
-            calls.append(f"→ calls {function.get('name', 'tool')}({function.get('arguments', '')})")
-        return "\n".join([m.content, *calls] if m.content else calls)
-    return m.content
+    return shown_text(m.content, m.tool_calls)
 
 
 def messages_table(messages: Sequence[Message], title: str | None = None) -> Table:

@@ -7,9 +7,11 @@ from pathlib import Path
 
 import typer
 
-from memlane import Memory, load_settings
+from memlane import Memory, Settings, load_settings
+from memlane.errors import NotFound
+from memlane.store.migrate import sqlite_file
 
-__all__ = ["CliState", "get_state"]
+__all__ = ["CliState", "get_state", "require_store"]
 
 
 @dataclass(slots=True)
@@ -21,20 +23,49 @@ class CliState:
     config: Path | None = None
     json: bool = False
 
-    def open(self, db: str | Path | None = None, *, check_model: bool = True, worker: str = "none") -> Memory:
+    def open(
+        self,
+        db: str | Path | None = None,
+        *,
+        check_model: bool = True,
+        worker: str | None = "none",
+        existing: bool = False,
+    ) -> Memory:
         """Open the memory the options point at (``db`` overrides ``--db``); close it when done.
 
         ``check_model=False`` opens a store whose vectors came from another embedding model (for reindex).
         Short commands run no background worker (``worker="none"``): queued jobs wait for ``memlane worker``,
-        a long-lived process, or the next ``Memory`` with a worker thread.
+        a long-lived process, or the next ``Memory`` with a worker thread; ``worker=None`` keeps the setting.
+        ``existing=True`` is for commands that only read or change what is stored: a SQLite file that does
+        not exist is an error instead of a new empty store (a mistyped ``--db``). Only writes create a store.
 
         Raises:
             ConfigError: the settings or config file are invalid. StorageError: the store cannot be opened.
             ModelMismatch: the store was embedded with another model (unless ``check_model`` is false).
+            NotFound: ``existing`` and there is no SQLite file at the location.
         """
         location = db if db is not None else self.db
         settings = load_settings(self.config, worker=worker)
+        if existing:
+            require_store(str(location) if location is not None else settings.database_location())
         return Memory(location, agent=self.agent, settings=settings, check_model=check_model)
+
+    def location(self, settings: Settings) -> str:
+        """The store the options name: ``--db``, else the ``database`` setting, else the default file."""
+        return self.db if self.db is not None else settings.database_location()
+
+
+def require_store(location: str) -> None:
+    """Fail unless the store at ``location`` exists; PostgreSQL URLs (and ``:memory:``) are not checked.
+
+    Raises:
+        NotFound: ``location`` names a SQLite file that does not exist.
+    """
+    if location == ":memory:":
+        return
+    path = sqlite_file(location)
+    if path is not None and not path.is_file():
+        raise NotFound(f"there is no memlane store at {path} (check --db; commands that write, such as add, create it)")
 
 
 def get_state(ctx: typer.Context) -> CliState:

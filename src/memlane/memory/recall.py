@@ -11,6 +11,7 @@ from ..context import Context, assemble
 from ..errors import InvalidInput
 from ..retrieval import Found, SearchConfig, get_preset
 from ..store import FactFilter, Scope
+from ..texts import shown_text
 from ..types import Fact, Hit, HitGroup, Message, Summary, Thread
 from ..validation import check_content, check_key, check_metadata_filter, check_optional_key
 from .base import KINDS, MemoryBase, aware, check_positive
@@ -288,7 +289,10 @@ def _recallable(hit: Hit, summaries: Sequence[Summary]) -> bool:
 def _message_hit(m: Message, score: float, window: Sequence[Message] = ()) -> Hit:
     """A message hit; with a window of several turns, one ``speaker: content`` line per turn."""
     shown = tuple(window) or (m,)
-    text = m.content if len(shown) == 1 else "\n".join(f"{_speaker(w)}: {w.content}" for w in shown)
+    if len(shown) == 1:
+        text = shown_text(m.content, m.tool_calls)
+    else:
+        text = "\n".join(f"{_speaker(w)}: {shown_text(w.content, w.tool_calls)}" for w in shown)
     return Hit(
         kind="message",
         id=m.id,
