@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from typer.main import get_command as typer_get_command
 from typer.testing import CliRunner
 
-from memlane import InvalidInput, MemlaneError, Memory, load_settings
+from memlane import InvalidInput, MemlaneError, Memory, NotFound, load_settings
 from memlane.cli.app import app
 from memlane.store.sqlite import SQLiteStore
 from memlane.timestamps import fmt_time, parse_time
@@ -325,3 +325,20 @@ def test_every_cli_command_fails_with_one_line_never_a_traceback(tmp_path: Path,
     result = runner.invoke(app, ["--db", db, command, *argv])
     assert result.exception is None or isinstance(result.exception, SystemExit), (command, argv, result.output)
     assert "Traceback" not in result.output
+
+
+def test_delete_messages_removes_them_from_history_and_recall_on_both_backends(mem: Memory) -> None:
+    kept = mem.add_message("t", "user", "the harbour festival is on friday", user="alice")
+    gone = mem.add_message("t", "user", "my secret codename is bluefinch", user="alice")
+    mem.add_message("u", "user", "another thread", user="bob")
+    assert mem.delete_messages("t", [gone.id, 10**9]) == 1
+    assert [m.id for m in mem.history("t")] == [kept.id]
+    assert mem.recall("bluefinch codename", user="alice") == []
+    assert mem.thread("t").message_count == 1
+    assert mem.delete_messages("t", [mem.history("u")[0].id]) == 0  # another thread's message is left alone
+    later = mem.add_message("t", "user", "one more", user="alice")
+    assert later.seq == 3 and later.id > gone.id
+    with pytest.raises(NotFound):
+        mem.delete_messages("nope", [1])
+    with pytest.raises(InvalidInput):
+        mem.delete_messages("t", "12")

@@ -193,6 +193,9 @@ class AsyncMemory:
     async def end(self, thread: str) -> Thread:
         return await self._run(self.sync.end, thread)
 
+    async def delete_messages(self, thread: str, ids: Iterable[int]) -> int:
+        return await self._run(self.sync.delete_messages, thread, list(ids))
+
     async def prune(self, older_than_days: float) -> int:
         return await self._run(self.sync.prune, older_than_days)
 

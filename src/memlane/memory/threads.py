@@ -17,7 +17,7 @@ from ..validation import (
     new_message,
     new_message_from_item,
 )
-from .base import TOKEN_FIELDS, MemoryBase, check_count, item_text
+from .base import TOKEN_FIELDS, MemoryBase, check_count, check_positive, item_text
 
 __all__ = ["ThreadsMixin"]
 
@@ -140,6 +140,19 @@ class ThreadsMixin(MemoryBase):
         """
         if not self.store.delete_thread(self.agent, check_key(thread, "thread")):
             raise self._no_thread(thread)
+
+    def delete_messages(self, thread: str, ids: Iterable[int]) -> int:
+        """Delete these messages of ``thread`` (by id; with their vectors and index entries); returns how many
+        were found and deleted. The thread's numbering goes on after them, and their ids are not reused.
+
+        Raises:
+            InvalidInput: a bad thread key or id. NotFound: no such thread.
+        """
+        key = check_key(thread, "thread")
+        if isinstance(ids, str | bytes):
+            raise InvalidInput("ids must be a list of message ids")
+        wanted = [check_positive(i, f"a message id must be a positive integer, not {i!r}"[:100]) for i in ids]
+        return self.store.delete_messages(self.agent, key, wanted)
 
     def prune(self, older_than_days: float) -> int:
         """Delete threads with no activity for ``older_than_days`` days; returns how many.

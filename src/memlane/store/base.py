@@ -268,6 +268,18 @@ class Store(ABC):
             NotFound: ``thread`` is given and does not exist in ``agent``.
         """
 
+    @abstractmethod
+    def delete_messages(self, agent: str, thread: str, ids: Sequence[int]) -> int:
+        """Delete the thread's messages with these ids, with their vectors and keyword-index entries, in one
+        transaction; returns how many were deleted (ids of other threads or agents are left alone).
+
+        The thread keeps its sequence numbering (a later message takes the next seq ever given) and its ids
+        are never given again; ``message_count`` drops by the messages deleted.
+
+        Raises:
+            NotFound: ``thread`` does not exist in ``agent``.
+        """
+
     # -- facts ----------------------------------------------------------------------------------
     @abstractmethod
     def add_fact(

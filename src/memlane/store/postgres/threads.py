@@ -277,6 +277,28 @@ class PostgresThreads(PostgresHost):
 
         return self._run("could not prune threads", write)
 
+    def delete_messages(self, agent: str, thread: str, ids: Sequence[int]) -> int:
+        wanted = sorted({int(i) for i in ids})
+
+        def write(conn: Conn) -> int:
+            agent_id = self._agent_id(conn, agent)
+            thread_id = self._thread_id(conn, agent_id, thread, lock=True) if agent_id is not None else None
+            if thread_id is None:
+                raise NotFound(f"no thread {thread!r} in agent {agent!r}")
+            if not wanted:
+                return 0
+            # Vectors go by ON DELETE CASCADE; the keyword index is a generated column of the row.
+            row = one_row(
+                conn,
+                "WITH gone AS (DELETE FROM messages WHERE thread_id = %s AND id = ANY(%s) RETURNING id), "
+                "counted AS (UPDATE threads SET message_count = message_count - (SELECT count(*) FROM gone) "
+                "WHERE id = %s) SELECT count(*) FROM gone",
+                (thread_id, wanted, thread_id),
+            )
+            return int(row[0])
+
+        return self._run("could not delete messages", write)
+
     def prune_messages(self, agent: str, created_before: datetime, *, thread: str | None = None) -> int:
         def write(conn: Conn) -> int:
             agent_id = self._agent_id(conn, agent)

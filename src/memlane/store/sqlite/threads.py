@@ -328,6 +328,25 @@ class SQLiteThreads(SQLiteHost):
                 conn.execute("DELETE FROM threads WHERE agent_id = ? AND updated_at < ?", (agent_id, cutoff)).rowcount
             )
 
+    def delete_messages(self, agent: str, thread: str, ids: Sequence[int]) -> int:
+        wanted = sorted({int(i) for i in ids})
+        with self._write() as conn:
+            thread_id = self._thread_id(conn, agent, thread)
+            if thread_id is None:
+                raise NotFound(f"no thread {thread!r} in agent {agent!r}")
+            if not wanted:
+                return 0
+            marks = ",".join("?" * len(wanted))
+            # The delete triggers drop each message's keyword-index entry and vector (see prune_messages).
+            gone = int(
+                conn.execute(
+                    f"DELETE FROM messages WHERE thread_id = ? AND id IN ({marks})",  # noqa: S608
+                    (thread_id, *wanted),
+                ).rowcount
+            )
+            conn.execute("UPDATE threads SET message_count = message_count - ? WHERE id = ?", (gone, thread_id))
+            return gone
+
     def prune_messages(self, agent: str, created_before: datetime, *, thread: str | None = None) -> int:
         agent_id = self._agent_id(agent)
         if agent_id is None:
