@@ -42,6 +42,10 @@ class FactsMixin(MemoryBase):
         ``visibility`` "private" (only its owner sees it) or "shared", by default the ``fact_visibility``
         setting ("private").
 
+        Remembering what the owner already has (the same text and subject, active, and no metadata key
+        saying otherwise) stores nothing new: the existing fact is returned, updated with any category,
+        importance, visibility or metadata that differ (its history records the change).
+
         Raises:
             InvalidInput: a field is invalid.
         """
@@ -55,9 +59,30 @@ class FactsMixin(MemoryBase):
             metadata=check_metadata(metadata),
             source_thread=check_optional_key(thread, "thread"),
         )
+        same = self._same_fact(fact)
+        if same is not None:
+            changes: dict[str, Any] = {
+                name: getattr(fact, name)
+                for name in ("category", "importance", "visibility")
+                if getattr(fact, name) != getattr(same, name)
+            }
+            if any(same.metadata.get(k) != v for k, v in fact.metadata.items()):
+                changes["metadata"] = {**same.metadata, **fact.metadata}
+            return self.update_fact(same.id, user=fact.owner, **changes) if changes else same
         vector = self._embed_one(fact_text(fact.content, fact.subject))
         jobs = self.pipeline.after_fact_change(fact.owner)
         return self.store.add_fact(self.agent, fact, actor=fact.owner, now=self._now(), vector=vector, jobs=jobs)
+
+    def _same_fact(self, fact: NewFact) -> Fact | None:
+        """The owner's active fact that ``fact`` repeats, if any (see :meth:`remember`)."""
+        owned = self.store.list_facts(
+            self.agent, FactFilter(user=fact.owner, owned_only=True, subject=fact.subject), limit=None
+        )
+        for existing in owned:
+            clash = any(k in fact.metadata and fact.metadata[k] != v for k, v in existing.metadata.items())
+            if existing.content == fact.content and existing.subject == fact.subject and not clash:
+                return existing
+        return None
 
     def _no_fact(self, fact_id: int) -> NotFound:
         return NotFound(f"no fact {fact_id} in agent {self.agent!r}")
