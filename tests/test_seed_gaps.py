@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from memlane import Memory
+import json
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from conftest import FakeClock
+from memlane import InvalidInput, Memory, load_settings
+from memlane.cli.app import app
 
 
 def test_remembering_the_same_fact_twice_keeps_one(mem: Memory) -> None:
@@ -20,3 +29,37 @@ def test_remembering_the_same_fact_twice_keeps_one(mem: Memory) -> None:
     clash = mem.remember("Alice prefers Python", user="alice", metadata={"key": "k3"})
     assert clash.id != first.id  # metadata that says otherwise: another fact
     assert len(mem.context("t", user="alice").facts) == 2
+
+
+def test_usage_consumed_since_a_time_for_a_poller(tmp_path: Path, clock: FakeClock) -> None:
+    from memlane.llm import ChatMessage
+    from memlane.testing.scripted import ScriptedLLM
+
+    llm = ScriptedLLM(default="ok")
+    settings = load_settings(embedder="none", worker="none")
+    with Memory(tmp_path / "u.db", agent="app", settings=settings, llm=llm, clock=clock) as mem:
+        mem.llm.complete([ChatMessage.user("hi")], operation="chat", agent="app")  # type: ignore[union-attr]
+        clock.advance(hours=2)
+        checkpoint = clock()
+        for _ in range(2):
+            mem.llm.complete([ChatMessage.user("again")], operation="chat", agent="app")  # type: ignore[union-attr]
+        assert [t.calls for t in mem.usage_totals()] == [3]
+        assert [t.calls for t in mem.usage_totals(checkpoint)] == [2]
+        assert mem.usage_totals(checkpoint + timedelta(minutes=1)) == []
+        with pytest.raises(InvalidInput):
+            mem.usage_totals("yesterday")  # type: ignore[arg-type]
+    result = CliRunner().invoke(
+        app,
+        [
+            "--db",
+            str(tmp_path / "u.db"),
+            "--agent",
+            "app",
+            "--json",
+            "stats",
+            "--since",
+            checkpoint.strftime("%Y-%m-%dT%H:%M:%S"),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert [u["calls"] for u in json.loads(result.stdout)["usage"]] == [2]

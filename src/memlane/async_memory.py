@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from .retrieval import SearchConfig
     from .store import Store, StoreStatus
     from .tokens import Tokenizer
-    from .types import Fact, FactChange, Hit, HitGroup, Message, Summary, Thread
+    from .types import Fact, FactChange, Hit, HitGroup, Message, Summary, Thread, UsageTotals
 
 __all__ = ["AsyncMemory"]
 
@@ -393,6 +393,9 @@ class AsyncMemory:
 
     async def reindex(self, *, batch_size: int = 256, progress: Callable[[int, int], None] | None = None) -> int:
         return await self._run(self.sync.reindex, batch_size=batch_size, progress=progress)
+
+    async def usage_totals(self, since: datetime | None = None, *, all_agents: bool = False) -> list[UsageTotals]:
+        return await self._run(self.sync.usage_totals, since, all_agents=all_agents)
 
     async def status(self) -> StoreStatus:
         return await self._run(self.sync.status)

@@ -317,6 +317,10 @@ def _budget_line(budget: BudgetStatus) -> Text:
 def stats(
     ctx: typer.Context,
     all_agents: Annotated[bool, typer.Option("--all-agents", help="Usage of every agent, not only --agent's.")] = False,
+    since: Annotated[
+        datetime | None,
+        typer.Option("--since", help="Only calls made at or after this time (ISO-8601; naive is UTC)."),
+    ] = None,
 ) -> None:
     """Show LLM usage per agent and operation (calls, failures, tokens, latency) and the agent's budget.
 
@@ -330,11 +334,13 @@ def stats(
         memlane stats --all-agents
 
         memlane --json stats --agent my-bot
+
+        memlane --json stats --since 2026-11-24T00:00:00
     """
     state = get_state(ctx)
     with _open(state) as mem:
         ledger = mem.usage
-        totals = ledger.totals(None if all_agents else mem.agent)
+        totals = mem.usage_totals(since, all_agents=all_agents)
         budget = ledger.budget(mem.agent)
         backend = mem.store.backend
     if state.json:

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
 from ..errors import InvalidInput, ModelMismatch
 from ..exchange import EXPORT_FORMAT, EXPORT_VERSION, check_record
 from ..store import Scope, StoreStatus
-from .base import KINDS, TOKEN_FIELDS, MemoryBase, item_text
+from ..types import UsageTotals
+from .base import KINDS, TOKEN_FIELDS, MemoryBase, aware, item_text
 
 __all__ = ["AdminMixin"]
 
@@ -79,6 +81,19 @@ class AdminMixin(MemoryBase):
         return done
 
     # -- status -------------------------------------------------------------------------------------
+    def usage_totals(self, since: datetime | None = None, *, all_agents: bool = False) -> list[UsageTotals]:
+        """LLM usage per operation (calls, failures, tokens, latency) of this agent (or, with ``all_agents``,
+        of every agent in the store); with ``since``, only of the calls made at or after it (seed 001: what
+        was consumed since the poller last asked).
+
+        Raises:
+            InvalidInput: ``since`` is not a datetime (naive means UTC). StorageError: the store failed.
+        """
+        if since is not None and not isinstance(since, datetime):
+            raise InvalidInput(f"since must be a datetime, not {type(since).__name__}")
+        moment = None if since is None else aware(since)
+        return self.usage.totals(None if all_agents else self.agent, since=moment)
+
     def status(self) -> StoreStatus:
         """Backend, location, schema version and this agent's row counts."""
         return self.store.status(self.agent)

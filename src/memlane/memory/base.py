@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from ..embeddings import Embedder
     from ..llm import LLMClient
     from ..pipeline import Pipeline
+    from ..pipeline.usage import UsageLedger
     from ..retrieval import Searcher
     from ..store import Store
     from ..tokens import Tokenizer
@@ -60,6 +61,7 @@ class MemoryBase:
     llm: LLMClient | None
     searcher: Searcher
     pipeline: Pipeline
+    usage: UsageLedger
     _token_counts: TokenCounts
 
     def _now(self) -> datetime:

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+from ..errors import InvalidInput
 from ..llm.types import UsageEvent
 from ..types import UsageRecord, UsageTotals
 
@@ -224,17 +225,23 @@ class UsageLedger:
         while spent and spent[0][0] <= cutoff:
             spent.popleft()
 
-    def totals(self, agent: str | None = None, *, local: bool = False) -> list[UsageTotals]:
-        """Totals per (agent, operation), sorted; of one agent or all.
+    def totals(
+        self, agent: str | None = None, *, local: bool = False, since: datetime | None = None
+    ) -> list[UsageTotals]:
+        """Totals per (agent, operation), sorted; of one agent or all; with ``since``, of the calls made at or
+        after that time (seed 001's "consumed since", for a poller).
 
         From the store when it persists usage (all processes, all time), else — or with ``local`` — what
         this process recorded since the ledger was made.
 
         Raises:
-            StorageError: the store could not be read.
+            StorageError: the store could not be read. InvalidInput: ``since`` without a store that records
+                usage (in-process totals keep no times).
         """
         if self.sink is not None and not local:
-            return sorted(self.sink.usage_totals(agent), key=lambda t: (t.agent, t.operation))
+            return sorted(self.sink.usage_totals(agent, since=since), key=lambda t: (t.agent, t.operation))
+        if since is not None:
+            raise InvalidInput("usage since a time needs a store that records usage (SQLite or PostgreSQL)")
         with self._lock:
             found = [
                 agg.totals(name, operation)
