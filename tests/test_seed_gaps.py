@@ -63,3 +63,27 @@ def test_usage_consumed_since_a_time_for_a_poller(tmp_path: Path, clock: FakeClo
     )
     assert result.exit_code == 0, result.output
     assert [u["calls"] for u in json.loads(result.stdout)["usage"]] == [2]
+
+
+def test_forget_a_fact_by_what_it_says_only_the_users_own(mem: Memory) -> None:
+    pizza = mem.remember("Bob likes pizza", user="bob")
+    mem.remember("Bob lives in Lisbon", user="bob")
+    alices = mem.remember("Bob likes pizza with extra olives", user="alice")
+    assert mem.forget_matching("Alice likes pizza", user="bob") == []  # a word that is not in it
+    gone = mem.forget_matching("forget that Bob likes pizza", user="bob")
+    assert [f.id for f in gone] == [pizza.id]
+    assert [f.content for f in mem.facts(user="bob")] == ["Bob lives in Lisbon"]
+    assert mem.fact(alices.id).status == "active"  # alice's fact saying the same is hers: untouched
+    with pytest.raises(InvalidInput):
+        mem.forget_matching("the and of", user="bob")
+
+
+def test_cli_forget_matching(tmp_path: Path) -> None:
+    db = str(tmp_path / "f.db")
+    runner = CliRunner()
+    assert runner.invoke(app, ["--db", db, "remember", "Bob likes pizza", "--user", "bob"]).exit_code == 0
+    result = runner.invoke(app, ["--db", db, "--json", "forget", "--matching", "Bob likes pizza", "--user", "bob"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["forgotten"] == 1
+    again = runner.invoke(app, ["--db", db, "forget", "--matching", "Bob likes pizza", "--user", "bob"])
+    assert "No fact matches" in again.stdout

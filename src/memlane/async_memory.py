@@ -284,6 +284,9 @@ class AsyncMemory:
     async def forget(self, fact_id: int, *, user: str | None = None, purge: bool = False) -> Fact:
         return await self._run(self.sync.forget, fact_id, user=user, purge=purge)
 
+    async def forget_matching(self, text: str, *, user: str | None = None, purge: bool = False) -> list[Fact]:
+        return await self._run(self.sync.forget_matching, text, user=user, purge=purge)
+
     async def forget_all(
         self,
         user: str | None = None,

@@ -122,17 +122,33 @@ def forget(
         str | None, typer.Option("--thread", "-t", help="With --all: only facts learned in this thread.")
     ] = None,
     purge: Annotated[bool, typer.Option("--purge", help="Also erase the facts' change history.")] = False,
+    matching: Annotated[
+        str | None,
+        typer.Option("--matching", "-m", metavar="TEXT", help="Forget the user's facts that say this (seed 003)."),
+    ] = None,
 ) -> None:
-    """Forget one fact by id, or all of a user's facts with --all (narrowed by --subject, --category, --thread).
+    """Forget one fact by id, all of a user's facts with --all (narrowed by --subject, --category,
+    --thread), or the user's facts that say TEXT with --matching.
 
     Examples:
 
         memlane forget 3 --user alice
 
+        memlane forget --matching "Bob likes pizza" --user bob
+
         memlane forget --all --user alice
 
         memlane forget --all --user alice --category preference --thread general
     """
+    if matching is not None:
+        if fact_id is not None or all_:
+            raise typer.BadParameter("give one of FACT_ID, --all or --matching")
+        state = get_state(ctx)
+        with state.open(existing=True) as mem:
+            gone = mem.forget_matching(matching, user=user, purge=purge)
+        lines = "\n".join(f"Forgot fact #{f.id}: {f.content}" for f in gone) or f"No fact matches {matching!r}."
+        show(state.json, {"forgotten": len(gone), "facts": gone}, Text(lines))
+        return
     if (fact_id is None) == (not all_):
         raise typer.BadParameter("give either a FACT_ID or --all, not both and not neither")
     if fact_id is not None and (subject, category, thread) != (None, None, None):
