@@ -342,3 +342,20 @@ def test_delete_messages_removes_them_from_history_and_recall_on_both_backends(m
         mem.delete_messages("nope", [1])
     with pytest.raises(InvalidInput):
         mem.delete_messages("t", "12")
+
+
+def test_platform_message_ids_dedupe_edit_and_delete_on_both_backends(mem: Memory) -> None:
+    first = mem.add_message("#general", "user", "lunch at noon?", user="alice", external_id="slack:1001")
+    again = mem.add_message("#general", "user", "lunch at noon?", user="alice", external_id="slack:1001")
+    assert again.id == first.id and len(mem.history("#general")) == 1  # delivered twice, stored once
+    mem.add_message("#random", "user", "same id, other thread", user="bob", external_id="slack:1001")
+    found = mem.external_message("#general", "slack:1001")
+    assert found is not None and found.id == first.id and found.metadata["external_id"] == "slack:1001"
+    edited = mem.edit_message("#general", first.id, "lunch at one instead?")
+    assert (edited.id, edited.seq, edited.content) == (first.id, 1, "lunch at one instead?")
+    assert mem.recall("noon", user="alice") == []  # the old words left the index
+    assert "lunch at one" in mem.recall("lunch one", user="alice")[0].text
+    assert mem.delete_messages("#general", [mem.external_message("#general", "slack:1001").id]) == 1  # type: ignore[union-attr]
+    assert mem.external_message("#general", "slack:1001") is None
+    with pytest.raises(NotFound):
+        mem.edit_message("#general", first.id, "gone")

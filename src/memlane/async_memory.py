@@ -151,6 +151,7 @@ class AsyncMemory:
         tool_call_id: str | None = None,
         created_at: datetime | str | None = None,
         metadata: Mapping[str, Any] | str | None = None,
+        external_id: str | None = None,
     ) -> Message:
         return await self._run(
             self.sync.add_message,
@@ -163,7 +164,14 @@ class AsyncMemory:
             tool_call_id=tool_call_id,
             created_at=created_at,
             metadata=metadata,
+            external_id=external_id,
         )
+
+    async def edit_message(self, thread: str, message_id: int, content: str) -> Message:
+        return await self._run(self.sync.edit_message, thread, message_id, content)
+
+    async def external_message(self, thread: str, external_id: str) -> Message | None:
+        return await self._run(self.sync.external_message, thread, external_id)
 
     async def add_messages(self, thread: str, items: Iterable[Mapping[str, Any]]) -> list[Message]:
         return await self._run(self.sync.add_messages, thread, list(items))

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from ..errors import InvalidInput, NotFound
+from ..errors import InvalidInput, NotFound, StorageError
 from ..types import Message, Thread
 from ..validation import (
     NewMessage,
@@ -25,7 +26,7 @@ __all__ = ["ThreadsMixin"]
 class ThreadsMixin(MemoryBase):
     """Append messages, read history, and manage threads (set up, clear, end, delete, prune threads or messages)."""
 
-    def _count(self, item: NewMessage) -> int:
+    def _count(self, item: NewMessage | Message) -> int:
         return self.tokenizer.count_message({field: getattr(item, field) for field in TOKEN_FIELDS})
 
     def _no_thread(self, thread: str) -> NotFound:
@@ -43,15 +44,25 @@ class ThreadsMixin(MemoryBase):
         tool_call_id: str | None = None,
         created_at: datetime | str | None = None,
         metadata: Mapping[str, Any] | str | None = None,
+        external_id: str | None = None,
     ) -> Message:
         """Append one message to ``thread`` (created on first use) and return it as stored.
 
         ``content`` may be empty only for an assistant message that carries ``tool_calls``.
         ``created_at`` (datetime or ISO text; naive means UTC) lets you import history.
+        ``external_id`` is the chat platform's id of the message (kept as ``metadata["external_id"]``,
+        unique in the thread): a message delivered twice is stored once (the stored one is returned), and
+        :meth:`external_message` finds it for the platform's edits and deletions.
 
         Raises:
             InvalidInput: a field is invalid (nothing is stored). StorageError: the write failed.
         """
+        if external_id is not None:
+            external = check_key(external_id, "external_id")
+            known = self.external_message(thread, external)
+            if known is not None:
+                return known
+            metadata = {**check_metadata(metadata), "external_id": external}
         item = new_message(
             role,
             content,
@@ -66,7 +77,41 @@ class ThreadsMixin(MemoryBase):
         key = check_key(thread, "thread")
         vectors = self._embed([item_text(item)])
         jobs = self.pipeline.after_messages(key, [item])
-        return self.store.add_messages(self.agent, key, [item], [self._count(item)], self._now(), vectors, jobs)[0]
+        try:
+            return self.store.add_messages(self.agent, key, [item], [self._count(item)], self._now(), vectors, jobs)[0]
+        except StorageError:
+            # Delivered twice at once (another process stored it first): the unique index refused this copy.
+            known = self.external_message(key, external_id) if external_id is not None else None
+            if known is None:
+                raise
+            return known
+
+    def edit_message(self, thread: str, message_id: int, content: str) -> Message:
+        """Replace a message's text (the chat platform's edit): its keyword-index entry, token count and
+        vector follow; its id, position, time and speaker stay. Returns it.
+
+        Raises:
+            InvalidInput: a bad thread key, id or content. NotFound: no such thread or message.
+        """
+        key = check_key(thread, "thread")
+        mid = check_positive(message_id, f"a message id must be a positive integer, not {message_id!r}"[:100])
+        current = next(iter(self.store.get_messages(self.agent, [mid])), None)
+        if current is None or current.thread != key:
+            raise NotFound(f"no message {mid} in thread {key!r}")
+        text = check_content(content, "content", self.settings.max_content_chars)
+        edited = replace(current, content=text)
+        vectors = self._embed([item_text(edited)])
+        return self.store.edit_message(
+            self.agent, key, mid, text, self._count(edited), None if vectors is None else vectors[0]
+        )
+
+    def external_message(self, thread: str, external_id: str) -> Message | None:
+        """The message of ``thread`` stored with this platform ``external_id`` (see :meth:`add_message`), to
+        edit or delete it when the platform does; None if there is none."""
+        found = self.store.find_external_message(
+            self.agent, check_key(thread, "thread"), check_key(external_id, "external_id")
+        )
+        return None if found is None else next(iter(self.store.get_messages(self.agent, [found])), None)
 
     def add_messages(self, thread: str, items: Iterable[Mapping[str, Any]]) -> list[Message]:
         """Append several messages in one transaction: all are stored, or none.

@@ -269,6 +269,27 @@ class Store(ABC):
         """
 
     @abstractmethod
+    def edit_message(
+        self,
+        agent: str,
+        thread: str,
+        message_id: int,
+        content: str,
+        token_count: int,
+        vector: np.ndarray | None = None,
+    ) -> Message:
+        """Replace a message's content (an edit on the chat platform) with its keyword-index entry, token count
+        and (when given) vector, in one transaction; its id, seq, time and speaker stay. Returns it.
+
+        Raises:
+            NotFound: no such thread, or no such message in it.
+        """
+
+    @abstractmethod
+    def find_external_message(self, agent: str, thread: str, external_id: str) -> int | None:
+        """The id of the thread's message whose ``metadata["external_id"]`` is ``external_id`` (None if none)."""
+
+    @abstractmethod
     def delete_messages(self, agent: str, thread: str, ids: Sequence[int]) -> int:
         """Delete the thread's messages with these ids, with their vectors and keyword-index entries, in one
         transaction; returns how many were deleted (ids of other threads or agents are left alone).

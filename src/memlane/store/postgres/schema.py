@@ -320,6 +320,13 @@ _MESSAGE_THREAD_TIMES = "CREATE INDEX messages_thread_created ON messages (threa
 _SYSTEM_MESSAGES = "CREATE INDEX messages_system ON messages (thread_id, seq) WHERE role = 'system';"
 
 #: (version, name, SQL). Append only; the numbers match the SQLite migrations in meaning.
+
+# Migration 10: a chat platform's message id (kept in the metadata) is unique in its thread (see SQLite's).
+_EXTERNAL_IDS = """
+CREATE UNIQUE INDEX messages_external_id ON messages (thread_id, (metadata->>'external_id'))
+    WHERE (metadata->>'external_id') IS NOT NULL;
+"""
+
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial schema", _INITIAL),
     (2, "embeddings", _VECTORS),
@@ -329,5 +336,6 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (6, "thread of each message vector", _MESSAGE_VECTOR_THREADS),
     (7, "messages by thread and time", _MESSAGE_THREAD_TIMES),
     (8, "system messages by thread", _SYSTEM_MESSAGES),
-    (9, "fixed-width times, ids never reused", ""),  # SQLite only: timestamptz columns and identity ids already are
+    (9, "fixed-width times, ids never reused", ""),
+    (10, "platform message ids", _EXTERNAL_IDS),  # SQLite only: timestamptz columns and identity ids already are
 )

@@ -277,6 +277,46 @@ class PostgresThreads(PostgresHost):
 
         return self._run("could not prune threads", write)
 
+    def edit_message(
+        self,
+        agent: str,
+        thread: str,
+        message_id: int,
+        content: str,
+        token_count: int,
+        vector: np.ndarray | None = None,
+    ) -> Message:
+        def write(conn: Conn) -> int:
+            agent_id = self._agent_id(conn, agent)
+            thread_id = self._thread_id(conn, agent_id, thread, lock=True) if agent_id is not None else None
+            if agent_id is None or thread_id is None:
+                raise NotFound(f"no thread {thread!r} in agent {agent!r}")
+            # The keyword index is a generated column of the row: updating the content updates it.
+            done = conn.execute(
+                "UPDATE messages SET content = %s, token_count = %s WHERE id = %s AND thread_id = %s",
+                (content, token_count, message_id, thread_id),
+            ).rowcount
+            if not done:
+                raise NotFound(f"no message {message_id} in thread {thread!r}")
+            if vector is not None:
+                self._put_vectors(conn, agent_id, "message", [message_id], np.asarray(vector)[None, :])
+            return agent_id
+
+        self._run("could not edit the message", write)
+        return self.get_messages(agent, [message_id])[0]
+
+    def find_external_message(self, agent: str, thread: str, external_id: str) -> int | None:
+        def read(conn: Conn) -> int | None:
+            row = conn.execute(
+                "SELECT m.id FROM messages m JOIN threads t ON t.id = m.thread_id JOIN agents a ON a.id = t.agent_id "
+                "WHERE a.name = %s AND t.key = %s AND (m.metadata->>'external_id') = %s "
+                "AND (m.metadata->>'external_id') IS NOT NULL",
+                (agent, thread, external_id),
+            ).fetchone()
+            return None if row is None else int(row[0])
+
+        return self._run("could not find the message", read, write=False)
+
     def delete_messages(self, agent: str, thread: str, ids: Sequence[int]) -> int:
         wanted = sorted({int(i) for i in ids})
 

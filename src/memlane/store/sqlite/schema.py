@@ -373,6 +373,13 @@ END;
 """
 _TIMES_AND_IDS = "".join(_PAD_YEAR.format(table=t, column=c) for t, c in _TIME_COLUMNS) + _ID_FLOOR
 
+# Migration 10: a chat platform's own message id (``add_message(external_id=)``, kept in the metadata) is
+# unique in its thread, so a message delivered twice is stored once, and edits/deletions find it.
+_EXTERNAL_IDS = """
+CREATE UNIQUE INDEX messages_external_id ON messages (thread_id, json_extract(metadata, '$.external_id'))
+    WHERE json_extract(metadata, '$.external_id') IS NOT NULL;
+"""
+
 #: (version, name, SQL). Append only.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial schema", _INITIAL),
@@ -384,6 +391,7 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (7, "messages by thread and time", ""),  # PostgreSQL only: its plan for time-ranged keyword search
     (8, "system messages by thread", _SYSTEM_MESSAGES),
     (9, "fixed-width times, ids never reused", _TIMES_AND_IDS),
+    (10, "platform message ids", _EXTERNAL_IDS),
 )
 
 #: Work in Python that follows a migration's SQL, in the same transaction (on a connection with

@@ -328,6 +328,54 @@ class SQLiteThreads(SQLiteHost):
                 conn.execute("DELETE FROM threads WHERE agent_id = ? AND updated_at < ?", (agent_id, cutoff)).rowcount
             )
 
+    def edit_message(
+        self,
+        agent: str,
+        thread: str,
+        message_id: int,
+        content: str,
+        token_count: int,
+        vector: np.ndarray | None = None,
+    ) -> Message:
+        with self._write() as conn:
+            thread_id = self._thread_id(conn, agent, thread)
+            if thread_id is None:
+                raise NotFound(f"no thread {thread!r} in agent {agent!r}")
+            row = conn.execute(
+                "SELECT agent_id, content, coalesce(name, user_id, role), created_at FROM messages "
+                "WHERE id = ? AND thread_id = ?",
+                (message_id, thread_id),
+            ).fetchone()
+            if row is None:
+                raise NotFound(f"no message {message_id} in thread {thread!r}")
+            agent_id, old, speaker, stamp = row
+            scope = f"a{agent_id} t{thread_id}"
+            # The keyword index holds no text of its own (contentless FTS5): the old terms go out, the new in.
+            conn.execute(
+                "INSERT INTO messages_fts (messages_fts, rowid, content, speaker, scope) VALUES ('delete', ?, ?, ?, ?)",
+                (message_id, agent_terms(agent_id, old), agent_terms(agent_id, speaker), scope),
+            )
+            conn.execute(
+                "UPDATE messages SET content = ?, token_count = ? WHERE id = ?", (content, token_count, message_id)
+            )
+            conn.execute(
+                "INSERT INTO messages_fts (rowid, content, speaker, scope) VALUES (?, ?, ?, ?)",
+                (message_id, agent_terms(agent_id, content), agent_terms(agent_id, speaker), scope),
+            )
+            if vector is not None:
+                conn.execute("DELETE FROM embeddings WHERE kind = 'message' AND item_id = ?", (message_id,))
+                self._put_vectors(conn, agent_id, "message", [message_id], [thread_id], [stamp], vector[None, :])
+        return self.get_messages(agent, [message_id])[0]
+
+    def find_external_message(self, agent: str, thread: str, external_id: str) -> int | None:
+        rows = self._query(
+            "SELECT m.id FROM messages m JOIN threads t ON t.id = m.thread_id JOIN agents a ON a.id = t.agent_id "
+            "WHERE a.name = ? AND t.key = ? AND json_extract(m.metadata, '$.external_id') = ? "
+            "AND json_extract(m.metadata, '$.external_id') IS NOT NULL",
+            (agent, thread, external_id),
+        )
+        return int(rows[0][0]) if rows else None
+
     def delete_messages(self, agent: str, thread: str, ids: Sequence[int]) -> int:
         wanted = sorted({int(i) for i in ids})
         with self._write() as conn:
