@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import FakeClock
-from memlane import InvalidInput, Memory, load_settings
+from memlane import ConfigError, InvalidInput, Memory, load_settings
 from memlane.cli.app import app
 
 
@@ -87,3 +87,14 @@ def test_cli_forget_matching(tmp_path: Path) -> None:
     assert json.loads(result.stdout)["forgotten"] == 1
     again = runner.invoke(app, ["--db", db, "forget", "--matching", "Bob likes pizza", "--user", "bob"])
     assert "No fact matches" in again.stdout
+
+
+def test_seed_000_config_names_are_accepted(tmp_path: Path) -> None:
+    config = tmp_path / "bot.yaml"
+    config.write_text("memory:\n  max_tokens_in_context: 1500\n  summarize_after_messages: 40\n  max_context: 12\n")
+    settings = load_settings(config)
+    assert (settings.max_history_tokens, settings.summarize_after, settings.max_messages_in_context) == (1500, 40, 12)
+    clash = tmp_path / "clash.yaml"
+    clash.write_text("max_context: 12\nmax_messages_in_context: 20\n")
+    with pytest.raises(ConfigError):
+        load_settings(clash)

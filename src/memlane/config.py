@@ -163,6 +163,15 @@ def _find_config_file() -> Path | None:
     return None
 
 
+#: Other names config files may use for memlane's settings: the seed systems' own keys that mean the same.
+ALIASES: dict[str, str] = {
+    "storage_path": "database",  # seed 002
+    "max_tokens_in_context": "max_history_tokens",  # seed 000's MemoryConfig
+    "summarize_after_messages": "summarize_after",  # seed 000's MemoryConfig
+    "max_context": "max_messages_in_context",  # seed 000's plugin config
+}
+
+
 def read_config_file(path: Path) -> dict[str, Any]:
     """Parse a TOML or YAML config file into a flat mapping of setting names.
 
@@ -180,8 +189,11 @@ def read_config_file(path: Path) -> dict[str, Any]:
     for section in ("memlane", "memory"):
         if isinstance(data.get(section), dict):
             data = {**{k: v for k, v in data.items() if k != section}, **data[section]}
-    if "storage_path" in data and "database" not in data:  # seed 002's name for it
-        data["database"] = data.pop("storage_path")
+    for other, ours in ALIASES.items():  # the seed systems' names for memlane's settings
+        if other in data:
+            if ours in data:
+                raise ConfigError(f"config file {path} sets both {other!r} and {ours!r} (the same setting)")
+            data[ours] = data.pop(other)
     enabled = data.pop("enabled", True)  # seed 002's switch: memlane on a config that turns memory off is a mistake
     if enabled is not True:
         raise ConfigError(
