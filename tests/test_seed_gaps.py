@@ -98,3 +98,38 @@ def test_seed_000_config_names_are_accepted(tmp_path: Path) -> None:
     clash.write_text("max_context: 12\nmax_messages_in_context: 20\n")
     with pytest.raises(ConfigError):
         load_settings(clash)
+
+
+def test_uninstalling_an_agent_keeps_or_purges_its_memories(store_url: str, clock: FakeClock) -> None:
+    settings = load_settings(embedder="none", worker="none")
+    with (
+        Memory(store_url, agent="app", settings=settings, clock=clock, llm=None) as mem,
+        Memory(store_url, agent="other", settings=settings, clock=clock, llm=None) as other,
+    ):
+        mem.add_message("c1", "user", "I want to plan a trip to Kyoto", user="alice")
+        mem.remember("Alice likes temples", user="alice")
+        mem.end("c1")
+        mem.run_jobs()
+        other.add_message("x", "user", "unrelated", user="zed")
+        assert len(mem.list_memories()) == 1
+        counts = mem.delete_agent()
+        assert counts["threads"] == 1 and counts["facts"] == 1 and counts["memories"] == 0
+        assert mem.threads() == [] and mem.facts(all_users=True) == [] and len(mem.list_memories()) == 1
+        assert other.history("x")  # another agent is untouched
+        # a second handle on the same agent (another process) keeps working on the now empty agent
+        with Memory(store_url, agent="app", settings=settings, clock=clock, llm=None) as late:
+            late.add_message("c2", "user", "back again", user="alice")
+            assert [t.key for t in late.threads()] == ["c2"]
+        assert mem.delete_agent(purge=True)["memories"] == 1
+        assert mem.list_memories() == [] and mem.threads() == []
+
+
+def test_cli_delete_agent_needs_yes(tmp_path: Path) -> None:
+    db = str(tmp_path / "d.db")
+    runner = CliRunner()
+    assert runner.invoke(app, ["--db", db, "--agent", "app", "add", "t", "user", "hi"]).exit_code == 0
+    refused = runner.invoke(app, ["--db", db, "--agent", "app", "delete-agent"])
+    assert refused.exit_code == 2 and "--yes" in refused.output
+    done = runner.invoke(app, ["--db", db, "--agent", "app", "--json", "delete-agent", "--yes"])
+    assert done.exit_code == 0, done.output
+    assert json.loads(done.stdout)["deleted"]["threads"] == 1

@@ -408,6 +408,18 @@ class AsyncMemory:
     async def usage_totals(self, since: datetime | None = None, *, all_agents: bool = False) -> list[UsageTotals]:
         return await self._run(self.sync.usage_totals, since, all_agents=all_agents)
 
+    async def list_memories(self, limit: int | None = None) -> list[Summary]:
+        return await self._run(self.sync.list_memories, limit)
+
+    async def purge_memories(self) -> int:
+        return await self._run(self.sync.purge_memories)
+
+    async def delete_memory(self, memory_id: int) -> int:
+        return await self._run(self.sync.delete_memory, memory_id)
+
+    async def delete_agent(self, *, purge: bool = False) -> dict[str, int]:
+        return await self._run(self.sync.delete_agent, purge=purge)
+
     async def status(self) -> StoreStatus:
         return await self._run(self.sync.status)
 

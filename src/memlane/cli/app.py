@@ -89,6 +89,7 @@ app.command("remember")(commands_facts.remember)
 app.command("facts")(commands_facts.facts)
 app.command("forget")(commands_facts.forget)
 app.command("memories")(commands_facts.memories)
+app.command("delete-agent")(commands_facts.delete_agent)
 app.command("recall")(commands_facts.recall)
 app.command("context")(commands_facts.context)
 # Moving data, the database, the tour

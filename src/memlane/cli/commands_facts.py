@@ -8,7 +8,6 @@ import typer
 from rich.console import Group
 from rich.text import Text
 
-from ..pipeline.memories import list_memories, purge_memories
 from ..validation import check_metadata, check_optional_key, check_timestamp
 from .render import context_document, context_view, facts_table, hits_table, memories_table, plural, show
 from .state import get_state
@@ -194,11 +193,11 @@ def memories(
     state = get_state(ctx)
     with state.open(existing=True) as mem:
         if delete is not None or purge:
-            count = purge_memories(mem, delete)
+            count = mem.delete_memory(delete) if delete is not None else mem.purge_memories()
             what = f"memory #{delete}" if delete is not None else ("1 memory" if count == 1 else f"{count} memories")
             show(state.json, {"deleted": count}, Text(f"Deleted {what}."))
             return
-        found = list_memories(mem, limit)
+        found = mem.list_memories(limit)
     show(state.json, {"memories": found}, memories_table(found) if found else Text("No memories yet."))
 
 
@@ -297,3 +296,27 @@ def _kinds(given: list[str] | None) -> list[str] | None:
     if not given:  # typer passes an empty list when the option is absent
         return None
     return [kind.strip() for value in given for kind in value.split(",")]
+
+
+def delete_agent(
+    ctx: typer.Context,
+    purge: Annotated[bool, typer.Option("--purge", help="Also delete the agent's memories (kept by default).")] = False,
+    yes: Annotated[bool, typer.Option("--yes", help="Really delete (required: this cannot be undone).")] = False,
+) -> None:
+    """Uninstall an agent (seed 001): delete its conversations, facts, profiles and digests; its memories
+    stay for a reinstall unless --purge.
+
+    Examples:
+
+        memlane --agent old-app delete-agent --yes
+
+        memlane --agent old-app delete-agent --purge --yes
+    """
+    if not yes:
+        raise typer.BadParameter("deleting an agent cannot be undone: add --yes")
+    state = get_state(ctx)
+    with state.open(existing=True) as mem:
+        counts = mem.delete_agent(purge=purge)
+        agent = mem.agent
+    summary = ", ".join(f"{n} {kind}" for kind, n in counts.items())
+    show(state.json, {"agent": agent, "deleted": counts}, Text(f"Deleted agent {agent!r}: {summary}."))

@@ -11,9 +11,11 @@ from typing import IO, Any
 
 from ..errors import InvalidInput, ModelMismatch
 from ..exchange import EXPORT_FORMAT, EXPORT_VERSION, check_record
-from ..store import Scope, StoreStatus
-from ..types import UsageTotals
-from .base import KINDS, TOKEN_FIELDS, MemoryBase, aware, item_text
+from ..pipeline.memories import SUMMARY_KIND as MEMORY_KIND
+from ..pipeline.memories import list_memories, purge_memories
+from ..store import FactFilter, Scope, StoreStatus
+from ..types import Summary, UsageTotals
+from .base import KINDS, TOKEN_FIELDS, MemoryBase, aware, check_count, check_positive, item_text
 
 __all__ = ["AdminMixin"]
 
@@ -93,6 +95,49 @@ class AdminMixin(MemoryBase):
             raise InvalidInput(f"since must be a datetime, not {type(since).__name__}")
         moment = None if since is None else aware(since)
         return self.usage.totals(None if all_agents else self.agent, since=moment)
+
+    # -- the agent's memories and the agent itself (seed 001's admin endpoints and uninstall) ---------
+
+    def list_memories(self, limit: int | None = None) -> list[Summary]:
+        """The agent's memories (one per ended conversation, capped by ``memory_cap``), newest first."""
+        return list_memories(self, check_count(limit, "limit"))  # type: ignore[arg-type]
+
+    def purge_memories(self) -> int:
+        """Delete all of the agent's memories; returns how many."""
+        return purge_memories(self)  # type: ignore[arg-type]
+
+    def delete_memory(self, memory_id: int) -> int:
+        """Delete one memory by id; returns 1.
+
+        Raises:
+            NotFound: no such memory in this agent. InvalidInput: a bad id.
+        """
+        return purge_memories(self, check_positive(memory_id, "a memory id must be a positive integer"))  # type: ignore[arg-type]
+
+    def delete_agent(self, *, purge: bool = False) -> dict[str, int]:
+        """Uninstall this agent (seed 001): delete its threads (messages, vectors, summaries), facts with
+        their history, profiles and digests; its memories stay for a reinstall unless ``purge``. Returns
+        counts per kind. (Another agent: ``memory.for_agent(name).delete_agent()``.)
+
+        The agent's name stays known to the store (its id must stay valid for other processes that have it
+        open: they simply find an empty agent, and what they write afterwards belongs to it). Each step is a
+        transaction of its own; an uninstall cut short is completed by running it again.
+        """
+        counts = {"threads": 0, "facts": 0, "summaries": 0, "memories": 0}
+        for thread in self.store.list_threads(self.agent, user=None, status=None, limit=None, offset=0):
+            counts["threads"] += bool(self.store.delete_thread(self.agent, thread.key))
+        facts = self.store.list_facts(self.agent, FactFilter(all_users=True, include_superseded=True), limit=None)
+        if facts:
+            counts["facts"] = self.store.delete_facts(
+                self.agent, [f.id for f in facts], actor=None, now=self._now(), purge_history=True, jobs=()
+            )
+        rest = self.store.summaries(self.agent, thread=None, kind=None, limit=None)
+        gone = [s for s in rest if purge or s.kind != MEMORY_KIND]
+        if gone:
+            self.store.delete_summaries(self.agent, [s.id for s in gone])
+        counts["memories"] = sum(s.kind == MEMORY_KIND for s in gone)
+        counts["summaries"] = len(gone) - counts["memories"]
+        return counts
 
     def status(self) -> StoreStatus:
         """Backend, location, schema version and this agent's row counts."""
