@@ -133,3 +133,28 @@ def test_cli_delete_agent_needs_yes(tmp_path: Path) -> None:
     done = runner.invoke(app, ["--db", db, "--agent", "app", "--json", "delete-agent", "--yes"])
     assert done.exit_code == 0, done.output
     assert json.loads(done.stdout)["deleted"]["threads"] == 1
+
+
+def test_a_users_facts_are_capped_least_important_least_recalled_first(tmp_path: Path, clock: FakeClock) -> None:
+    settings = load_settings(embedder="none", worker="none", max_facts_per_user=3)
+    with Memory(tmp_path / "cap.db", agent="bot", settings=settings, clock=clock, llm=None) as mem:
+        tea = mem.remember("Alice drinks green tea", user="alice", importance=2)
+        clock.advance(minutes=1)
+        cello = mem.remember("Alice plays the cello", user="alice", importance=2)
+        clock.advance(minutes=1)
+        name = mem.remember("Alice's surname is Moreau", user="alice", importance=5)
+        clock.advance(minutes=1)
+        assert mem.recall("green tea", user="alice")  # recalling tea makes it the more recently used
+        clock.advance(minutes=1)
+        mem.remember("Alice moved to Lyon", user="alice", importance=3)
+        kept = {f.content for f in mem.facts(user="alice")}
+        assert len(kept) == 3 and cello.content not in kept and {tea.content, name.content} <= kept
+        mem.remember("Bob likes chess", user="bob")  # another user's facts are counted apart
+        assert len(mem.facts(user="alice")) == 3
+        assert mem.fact_history(cello.id)[-1].action == "delete"  # forgotten, its history kept
+
+
+def test_seed_000_memory_cap_name(tmp_path: Path) -> None:
+    config = tmp_path / "c.yaml"
+    config.write_text("max_memories_per_channel: 100\n")
+    assert load_settings(config).max_facts_per_user == 100

@@ -76,6 +76,12 @@ class Settings(BaseSettings):
     embedder_base_url: str | None = None
     embedder_model: str | None = None
     embedder_api_key: str | None = None
+    max_facts_per_user: int = Field(
+        0,
+        ge=0,
+        description="Most active facts a user may own (0: no cap); beyond it the least important, least "
+        "recently recalled go (seed 000).",
+    )
     memory_cap: int = Field(
         10, ge=1, description="Most memories an agent keeps per audience (its own, a user's, a group's); compaction."
     )
@@ -169,6 +175,7 @@ ALIASES: dict[str, str] = {
     "max_tokens_in_context": "max_history_tokens",  # seed 000's MemoryConfig
     "summarize_after_messages": "summarize_after",  # seed 000's MemoryConfig
     "max_context": "max_messages_in_context",  # seed 000's plugin config
+    "max_memories_per_channel": "max_facts_per_user",  # seed 000's MemoryConfig (its memories are facts)
 }
 
 

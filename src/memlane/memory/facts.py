@@ -80,7 +80,27 @@ class FactsMixin(MemoryBase):
             return self.update_fact(same.id, user=fact.owner, **changes) if changes else same
         vector = self._embed_one(fact_text(fact.content, fact.subject))
         jobs = self.pipeline.after_fact_change(fact.owner)
-        return self.store.add_fact(self.agent, fact, actor=fact.owner, now=self._now(), vector=vector, jobs=jobs)
+        stored = self.store.add_fact(self.agent, fact, actor=fact.owner, now=self._now(), vector=vector, jobs=jobs)
+        self._enforce_fact_cap(fact.owner, keep=stored.id)
+        return stored
+
+    def _enforce_fact_cap(self, owner: str | None, *, keep: int) -> int:
+        """Forget the owner's facts beyond ``max_facts_per_user``: the least important first, then those
+        recalled least recently (never recalled counts as their creation), never ``keep`` (the fact just
+        stored); returns how many went. The agent's own facts have no cap."""
+        cap = self.settings.max_facts_per_user
+        if not cap or owner is None:
+            return 0
+        owned = self.store.list_facts(self.agent, FactFilter(user=owner, owned_only=True), limit=None)
+        if len(owned) <= cap:
+            return 0
+        order = sorted(
+            (f for f in owned if f.id != keep),
+            key=lambda f: (f.importance, f.last_accessed_at or f.created_at, f.id),
+        )
+        evicted = [f.id for f in order[: len(owned) - cap]]
+        jobs = self.pipeline.after_fact_change(owner)
+        return self.store.delete_facts(self.agent, evicted, actor=None, now=self._now(), purge_history=False, jobs=jobs)
 
     def _same_fact(self, fact: NewFact) -> Fact | None:
         """The owner's active fact that ``fact`` repeats, if any (see :meth:`remember`)."""

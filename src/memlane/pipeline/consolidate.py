@@ -376,7 +376,9 @@ def _apply_llm(
 def _add(memory: Memory, fact: NewFact, vector: np.ndarray | None) -> Fact:
     check_content(fact.content, "content", memory.settings.max_content_chars)
     jobs = memory.pipeline.after_fact_change(fact.owner)
-    return memory.store.add_fact(memory.agent, fact, actor=fact.owner, now=memory._now(), vector=vector, jobs=jobs)
+    stored = memory.store.add_fact(memory.agent, fact, actor=fact.owner, now=memory._now(), vector=vector, jobs=jobs)
+    memory._enforce_fact_cap(fact.owner, keep=stored.id)  # max_facts_per_user holds for extracted facts too
+    return stored
 
 
 def _invalidate(memory: Memory, old: Fact, by: int | None, action: str) -> Fact:
