@@ -158,3 +158,24 @@ def test_seed_000_memory_cap_name(tmp_path: Path) -> None:
     config = tmp_path / "c.yaml"
     config.write_text("max_memories_per_channel: 100\n")
     assert load_settings(config).max_facts_per_user == 100
+
+
+def test_per_user_records_count_interactions_and_reach_the_context(mem: Memory, clock: FakeClock) -> None:
+    assert mem.user("alice").interactions == 0
+    mem.add_message("general", "user", "hi all", user="alice")
+    mem.add_messages(
+        "general",
+        [
+            {"role": "user", "content": "lunch?", "user": "alice"},
+            {"role": "assistant", "content": "noon works"},
+            {"role": "user", "content": "sure", "user": "bob"},
+        ],
+    )
+    alice = mem.user("alice")
+    assert (alice.interactions, alice.last_interaction) == (2, clock())
+    mem.set_user("alice", persona="pirate", custom_context="Alice is vegetarian; answer in French.")
+    system = mem.context("general", user="alice").system_text()
+    assert "Preferred persona: pirate" in system and "Alice is vegetarian" in system
+    assert "vegetarian" not in mem.context("general", user="bob").system_text()  # alice's, not bob's
+    assert mem.set_user("alice", custom_context=None).custom_context is None
+    assert mem.user("alice").persona == "pirate"  # not given: unchanged

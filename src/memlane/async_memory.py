@@ -30,6 +30,7 @@ from typing import IO, TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar, overload
 
 from .memory import Memory
 from .memory.facade import DEFAULT
+from .memory.threads import UNSET
 
 if TYPE_CHECKING:
     from .config import Settings
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
     from .retrieval import SearchConfig
     from .store import Store, StoreStatus
     from .tokens import Tokenizer
-    from .types import Fact, FactChange, Hit, HitGroup, Message, Summary, Thread, UsageTotals
+    from .types import Fact, FactChange, Hit, HitGroup, Message, Summary, Thread, UsageTotals, UserRecord
 
 __all__ = ["AsyncMemory"]
 
@@ -169,6 +170,14 @@ class AsyncMemory:
 
     async def edit_message(self, thread: str, message_id: int, content: str) -> Message:
         return await self._run(self.sync.edit_message, thread, message_id, content)
+
+    async def user(self, user: str) -> UserRecord:
+        return await self._run(self.sync.user, user)
+
+    async def set_user(
+        self, user: str, *, persona: str | None = UNSET, custom_context: str | None = UNSET
+    ) -> UserRecord:
+        return await self._run(self.sync.set_user, user, persona=persona, custom_context=custom_context)
 
     async def external_message(self, thread: str, external_id: str) -> Message | None:
         return await self._run(self.sync.external_message, thread, external_id)

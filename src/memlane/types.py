@@ -25,6 +25,7 @@ __all__ = [
     "Thread",
     "UsageRecord",
     "UsageTotals",
+    "UserRecord",
     "Visibility",
 ]
 
@@ -255,3 +256,15 @@ class UsageTotals:
     def mean_latency_s(self) -> float | None:
         """Average seconds per call (None before the first call)."""
         return self.latency_s / self.calls if self.calls else None
+
+
+@dataclass(frozen=True, slots=True)
+class UserRecord:
+    """What memlane keeps about one user of an agent (seed 000): their preferred persona, the context they
+    asked the bot to keep in mind, how many messages they sent and when they last wrote."""
+
+    user: str
+    persona: str | None = None
+    custom_context: str | None = None
+    interactions: int = 0
+    last_interaction: datetime | None = None

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, Literal, overload
 
-from ..context import Context, assemble
+from ..context import Context, Section, assemble
 from ..errors import InvalidInput
 from ..retrieval import Found, SearchConfig, get_preset
 from ..store import FactFilter, Scope
@@ -203,6 +203,9 @@ class RecallMixin(MemoryBase):
         facts = self._context_facts(viewer, query) if full else []
         hits = self._context_recall(query, key, viewer, info, summaries) if full else []
         sections = self.pipeline.context_sections(key, viewer, query) if full else []
+        about = self._user_section(viewer)
+        if about is not None:
+            sections = [about, *sections]
 
         def build(exclude: set[int], window_from: int | None) -> Context:
             # A summary whose whole range is in the recent window says again what the window shows.
@@ -270,6 +273,18 @@ class RecallMixin(MemoryBase):
         ranked = [f.item for f in relevant if isinstance(f.item, Fact)]
         first = {f.id for f in ranked}
         return ranked + [f for f in listed if f.id not in first]
+
+    def _user_section(self, user: str | None) -> Section | None:
+        """What the user asked the bot to keep in mind (seed 000's per-user record), for the system message."""
+        record = self.store.get_user(self.agent, user) if user is not None else None
+        if record is None or not (record.persona or record.custom_context):
+            return None
+        lines = []
+        if record.persona:
+            lines.append(f"Preferred persona: {record.persona}")
+        if record.custom_context:
+            lines.append(record.custom_context)
+        return Section(f"About {user}", lines, share=0.05)
 
     def summaries(
         self, thread: str | None = None, *, kind: str | None = None, limit: int | None = None

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ..errors import InvalidInput, NotFound, StorageError
-from ..types import Message, Thread
+from ..types import Message, Thread, UserRecord
 from ..validation import (
     NewMessage,
     check_content,
@@ -21,6 +21,10 @@ from ..validation import (
 from .base import TOKEN_FIELDS, MemoryBase, check_count, check_positive, item_text
 
 __all__ = ["ThreadsMixin"]
+
+
+UNSET: Any = type("Unset", (), {"__repr__": lambda self: "UNSET"})()
+"""Marker of an argument not given (None means: clear it)."""
 
 
 class ThreadsMixin(MemoryBase):
@@ -104,6 +108,26 @@ class ThreadsMixin(MemoryBase):
         return self.store.edit_message(
             self.agent, key, mid, text, self._count(edited), None if vectors is None else vectors[0]
         )
+
+    def user(self, user: str) -> UserRecord:
+        """What is kept about ``user`` (seed 000): preferred persona, custom context, how many messages they
+        sent (interactions) and when they last wrote; an empty record for a user memlane has not seen."""
+        key = check_key(user, "user")
+        return self.store.get_user(self.agent, key) or UserRecord(key)
+
+    def set_user(self, user: str, *, persona: str | None = UNSET, custom_context: str | None = UNSET) -> UserRecord:
+        """Set the user's preferred persona and/or custom context (None clears one); ``context()`` for the
+        user shows them in an "About <user>" section.
+
+        Raises:
+            InvalidInput: a bad user, or a value that is not text.
+        """
+        key = check_key(user, "user")
+        changes: dict[str, str | None] = {}
+        for name, value in (("persona", persona), ("custom_context", custom_context)):
+            if value is not UNSET:
+                changes[name] = None if value is None else check_content(value, name, 2000).strip() or None
+        return self.store.set_user(self.agent, key, changes, self._now())
 
     def external_message(self, thread: str, external_id: str) -> Message | None:
         """The message of ``thread`` stored with this platform ``external_id`` (see :meth:`add_message`), to

@@ -16,7 +16,7 @@ from typing import Any, Literal, cast
 import numpy as np
 
 from ..errors import InvalidInput
-from ..types import Fact, FactChange, Job, Message, Summary, Thread, UsageRecord, UsageTotals
+from ..types import Fact, FactChange, Job, Message, Summary, Thread, UsageRecord, UsageTotals, UserRecord
 from ..validation import NewFact, NewJob, NewMessage, NewSummary
 
 __all__ = ["Candidate", "FactFilter", "Scope", "Store", "StoreStatus"]
@@ -267,6 +267,15 @@ class Store(ABC):
         Raises:
             NotFound: ``thread`` is given and does not exist in ``agent``.
         """
+
+    @abstractmethod
+    def get_user(self, agent: str, user: str) -> UserRecord | None:
+        """What is kept about ``user`` in ``agent`` (None: nothing yet). User messages count as interactions,
+        in the transaction that stores them."""
+
+    @abstractmethod
+    def set_user(self, agent: str, user: str, changes: Mapping[str, str | None], now: datetime) -> UserRecord:
+        """Set ``persona`` and/or ``custom_context`` (None clears one) of ``user``, creating the record."""
 
     @abstractmethod
     def edit_message(

@@ -327,6 +327,23 @@ CREATE UNIQUE INDEX messages_external_id ON messages (thread_id, (metadata->>'ex
     WHERE (metadata->>'external_id') IS NOT NULL;
 """
 
+
+# Migration 11: what is kept per user of an agent (seed 000); see SQLite's.
+_USER_RECORDS = """
+CREATE TABLE user_records (
+    agent_id         bigint NOT NULL REFERENCES agents(id),
+    user_id          text NOT NULL,
+    persona          text,
+    custom_context   text,
+    interactions     bigint NOT NULL DEFAULT 0,
+    last_interaction timestamptz,
+    PRIMARY KEY (agent_id, user_id)
+);
+INSERT INTO user_records (agent_id, user_id, interactions, last_interaction)
+    SELECT agent_id, user_id, count(*), max(created_at) FROM messages
+    WHERE user_id IS NOT NULL AND role = 'user' GROUP BY agent_id, user_id;
+"""
+
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial schema", _INITIAL),
     (2, "embeddings", _VECTORS),
@@ -337,5 +354,6 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (7, "messages by thread and time", _MESSAGE_THREAD_TIMES),
     (8, "system messages by thread", _SYSTEM_MESSAGES),
     (9, "fixed-width times, ids never reused", ""),
-    (10, "platform message ids", _EXTERNAL_IDS),  # SQLite only: timestamptz columns and identity ids already are
+    (10, "platform message ids", _EXTERNAL_IDS),
+    (11, "user records", _USER_RECORDS),  # SQLite only: timestamptz columns and identity ids already are
 )

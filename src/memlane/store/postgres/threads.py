@@ -15,7 +15,7 @@ import numpy as np
 from psycopg import sql
 
 from ...errors import NotFound
-from ...types import Message, Thread
+from ...types import Message, Thread, UserRecord
 from ...validation import NewJob, NewMessage
 from .._common import dump_json, known_roles
 from .common import (
@@ -102,6 +102,19 @@ class PostgresThreads(PostgresHost):
                     "at": stamps,
                 },
             ).fetchall()
+            spoke: dict[str, tuple[int, datetime]] = {}
+            for item, stamp in zip(items, stamps, strict=True):
+                if item.user is not None and item.role == "user":
+                    count, last = spoke.get(item.user, (0, stamp))
+                    spoke[item.user] = (count + 1, max(last, stamp))
+            if spoke:
+                conn.cursor().executemany(
+                    "INSERT INTO user_records AS u (agent_id, user_id, interactions, last_interaction) "
+                    "VALUES (%s, %s, %s, %s) ON CONFLICT (agent_id, user_id) DO UPDATE SET "
+                    "interactions = u.interactions + excluded.interactions, "
+                    "last_interaction = greatest(u.last_interaction, excluded.last_interaction)",
+                    [(agent_id, user, n, last) for user, (n, last) in sorted(spoke.items())],
+                )
             by_seq = {int(seq): int(mid) for seq, mid in rows}
             ids = [by_seq[first_seq + i] for i in range(n)]
             if vectors is not None:
@@ -304,6 +317,41 @@ class PostgresThreads(PostgresHost):
 
         self._run("could not edit the message", write)
         return self.get_messages(agent, [message_id])[0]
+
+    def get_user(self, agent: str, user: str) -> UserRecord | None:
+        def read(conn: Conn) -> UserRecord | None:
+            row = conn.execute(
+                "SELECT u.persona, u.custom_context, u.interactions, u.last_interaction FROM user_records u "
+                "JOIN agents a ON a.id = u.agent_id WHERE a.name = %s AND u.user_id = %s",
+                (agent, user),
+            ).fetchone()
+            if row is None:
+                return None
+            return UserRecord(user, row[0], row[1], int(row[2]), row[3])
+
+        return self._run("could not read the user", read, write=False)
+
+    def set_user(self, agent: str, user: str, changes: Mapping[str, str | None], now: datetime) -> UserRecord:
+        def write(conn: Conn) -> int:
+            agent_id = self._ensure_agent(conn, agent, now)
+            conn.execute(
+                "INSERT INTO user_records (agent_id, user_id) VALUES (%s, %s) ON CONFLICT DO NOTHING",
+                (agent_id, user),
+            )
+            for column in ("persona", "custom_context"):
+                if column in changes:
+                    conn.execute(
+                        sql.SQL("UPDATE user_records SET {} = %s WHERE agent_id = %s AND user_id = %s").format(
+                            sql.Identifier(column)
+                        ),
+                        (changes[column], agent_id, user),
+                    )
+            return agent_id
+
+        self._remember_agent(agent, self._run("could not store the user", write))
+        found = self.get_user(agent, user)
+        assert found is not None
+        return found
 
     def find_external_message(self, agent: str, thread: str, external_id: str) -> int | None:
         def read(conn: Conn) -> int | None:

@@ -380,6 +380,23 @@ CREATE UNIQUE INDEX messages_external_id ON messages (thread_id, json_extract(me
     WHERE json_extract(metadata, '$.external_id') IS NOT NULL;
 """
 
+# Migration 11: what is kept per user of an agent (seed 000): persona, custom context, interactions. The
+# count starts from the messages already stored.
+_USER_RECORDS = """
+CREATE TABLE user_records (
+    agent_id         INTEGER NOT NULL REFERENCES agents(id),
+    user_id          TEXT NOT NULL,
+    persona          TEXT,
+    custom_context   TEXT,
+    interactions     INTEGER NOT NULL DEFAULT 0,
+    last_interaction TEXT,
+    PRIMARY KEY (agent_id, user_id)
+) WITHOUT ROWID;
+INSERT INTO user_records (agent_id, user_id, interactions, last_interaction)
+    SELECT agent_id, user_id, count(*), max(created_at) FROM messages
+    WHERE user_id IS NOT NULL AND role = 'user' GROUP BY agent_id, user_id;
+"""
+
 #: (version, name, SQL). Append only.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial schema", _INITIAL),
@@ -392,6 +409,7 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (8, "system messages by thread", _SYSTEM_MESSAGES),
     (9, "fixed-width times, ids never reused", _TIMES_AND_IDS),
     (10, "platform message ids", _EXTERNAL_IDS),
+    (11, "user records", _USER_RECORDS),
 )
 
 #: Work in Python that follows a migration's SQL, in the same transaction (on a connection with

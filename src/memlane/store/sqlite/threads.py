@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 
 from ...errors import NotFound, StorageError
-from ...types import Message, Thread
+from ...types import Message, Thread, UserRecord
 from ...validation import NewJob, NewMessage
-from .._common import dump_json, fmt_time, known_roles, thread_from_row
+from .._common import dump_json, fmt_time, known_roles, parse_time, thread_from_row
 from .common import MESSAGE_COLS, ROWS, THREAD_COLS, SQLiteHost, column_value, message_row, next_id
 from .jobs import insert_jobs
 from .schema import agent_terms
@@ -58,6 +58,17 @@ def _insert_messages(
         "INSERT INTO messages (id, agent_id, thread_id, seq, role, user_id, name, content, tool_calls, "
         "tool_call_id, token_count, metadata, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
         rows,
+    )
+    spoke: dict[str, tuple[int, str]] = {}
+    for item, stamp in zip(items, stamps, strict=True):
+        if item.user is not None and item.role == "user":
+            count, last = spoke.get(item.user, (0, stamp))
+            spoke[item.user] = (count + 1, max(last, stamp))
+    conn.executemany(
+        "INSERT INTO user_records (agent_id, user_id, interactions, last_interaction) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT (agent_id, user_id) DO UPDATE SET interactions = interactions + excluded.interactions, "
+        "last_interaction = max(coalesce(last_interaction, ''), excluded.last_interaction)",
+        [(agent_id, user, n, last) for user, (n, last) in sorted(spoke.items())],
     )
     users = {item.user for item in items if item.user is not None}
     if users:
@@ -366,6 +377,34 @@ class SQLiteThreads(SQLiteHost):
                 conn.execute("DELETE FROM embeddings WHERE kind = 'message' AND item_id = ?", (message_id,))
                 self._put_vectors(conn, agent_id, "message", [message_id], [thread_id], [stamp], vector[None, :])
         return self.get_messages(agent, [message_id])[0]
+
+    def get_user(self, agent: str, user: str) -> UserRecord | None:
+        rows = self._query(
+            "SELECT u.persona, u.custom_context, u.interactions, u.last_interaction FROM user_records u "
+            "JOIN agents a ON a.id = u.agent_id WHERE a.name = ? AND u.user_id = ?",
+            (agent, user),
+        )
+        if not rows:
+            return None
+        persona, context, interactions, last = rows[0]
+        return UserRecord(user, persona, context, int(interactions), parse_time(last))
+
+    def set_user(self, agent: str, user: str, changes: Mapping[str, str | None], now: datetime) -> UserRecord:
+        with self._write() as conn:
+            agent_id = self._ensure_agent(conn, agent, now)
+            conn.execute(
+                "INSERT INTO user_records (agent_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING", (agent_id, user)
+            )
+            for column in ("persona", "custom_context"):
+                if column in changes:
+                    conn.execute(
+                        f"UPDATE user_records SET {column} = ? WHERE agent_id = ? AND user_id = ?",  # noqa: S608
+                        (changes[column], agent_id, user),
+                    )
+        self._remember_agent(agent, agent_id)
+        found = self.get_user(agent, user)
+        assert found is not None
+        return found
 
     def find_external_message(self, agent: str, thread: str, external_id: str) -> int | None:
         rows = self._query(
