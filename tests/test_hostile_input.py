@@ -88,7 +88,9 @@ def _downgrade_to_8(path: Path) -> None:
         for table in ("messages", "summaries", "jobs"):
             db.execute(f"DROP TRIGGER {table}_id_floor")
         db.execute("DROP TABLE id_floor")
-        db.execute("DELETE FROM schema_migrations WHERE version = 9")
+        db.execute("DROP INDEX messages_external_id")  # migration 10
+        db.execute("DROP TABLE user_records")  # migration 11
+        db.execute("DELETE FROM schema_migrations WHERE version >= 9")
     db.close()
 
 

@@ -323,14 +323,14 @@ _SYSTEM_MESSAGES = "CREATE INDEX messages_system ON messages (thread_id, seq) WH
 
 # Migration 10: a chat platform's message id (kept in the metadata) is unique in its thread (see SQLite's).
 _EXTERNAL_IDS = """
-CREATE UNIQUE INDEX messages_external_id ON messages (thread_id, (metadata->>'external_id'))
+CREATE UNIQUE INDEX IF NOT EXISTS messages_external_id ON messages (thread_id, (metadata->>'external_id'))
     WHERE (metadata->>'external_id') IS NOT NULL;
 """
 
 
 # Migration 11: what is kept per user of an agent (seed 000); see SQLite's.
 _USER_RECORDS = """
-CREATE TABLE user_records (
+CREATE TABLE IF NOT EXISTS user_records (
     agent_id         bigint NOT NULL REFERENCES agents(id),
     user_id          text NOT NULL,
     persona          text,
@@ -341,7 +341,8 @@ CREATE TABLE user_records (
 );
 INSERT INTO user_records (agent_id, user_id, interactions, last_interaction)
     SELECT agent_id, user_id, count(*), max(created_at) FROM messages
-    WHERE user_id IS NOT NULL AND role = 'user' GROUP BY agent_id, user_id;
+    WHERE user_id IS NOT NULL AND role = 'user' GROUP BY agent_id, user_id
+    ON CONFLICT DO NOTHING;
 """
 
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (

@@ -376,14 +376,14 @@ _TIMES_AND_IDS = "".join(_PAD_YEAR.format(table=t, column=c) for t, c in _TIME_C
 # Migration 10: a chat platform's own message id (``add_message(external_id=)``, kept in the metadata) is
 # unique in its thread, so a message delivered twice is stored once, and edits/deletions find it.
 _EXTERNAL_IDS = """
-CREATE UNIQUE INDEX messages_external_id ON messages (thread_id, json_extract(metadata, '$.external_id'))
+CREATE UNIQUE INDEX IF NOT EXISTS messages_external_id ON messages (thread_id, json_extract(metadata, '$.external_id'))
     WHERE json_extract(metadata, '$.external_id') IS NOT NULL;
 """
 
 # Migration 11: what is kept per user of an agent (seed 000): persona, custom context, interactions. The
 # count starts from the messages already stored.
 _USER_RECORDS = """
-CREATE TABLE user_records (
+CREATE TABLE IF NOT EXISTS user_records (
     agent_id         INTEGER NOT NULL REFERENCES agents(id),
     user_id          TEXT NOT NULL,
     persona          TEXT,
@@ -394,7 +394,8 @@ CREATE TABLE user_records (
 ) WITHOUT ROWID;
 INSERT INTO user_records (agent_id, user_id, interactions, last_interaction)
     SELECT agent_id, user_id, count(*), max(created_at) FROM messages
-    WHERE user_id IS NOT NULL AND role = 'user' GROUP BY agent_id, user_id;
+    WHERE user_id IS NOT NULL AND role = 'user' GROUP BY agent_id, user_id
+    ON CONFLICT DO NOTHING;
 """
 
 #: (version, name, SQL). Append only.
