@@ -324,7 +324,14 @@ ARG = st.one_of(
 @given(command=st.sampled_from(CLI_COMMANDS), argv=st.lists(ARG, max_size=4))
 def test_every_cli_command_fails_with_one_line_never_a_traceback(tmp_path: Path, command: str, argv: list[str]) -> None:
     db = str(tmp_path / "cli-prop.db")
-    result = runner.invoke(app, ["--db", db, command, *argv])
+    here = os.getcwd()
+    before = set(os.listdir(here))
+    os.chdir(tmp_path)  # a generated argument may name a file to write (export): never in the repository
+    try:
+        result = runner.invoke(app, ["--db", db, command, *argv])
+    finally:
+        os.chdir(here)
+    assert set(os.listdir(here)) == before, "a command wrote into the working directory"
     assert result.exception is None or isinstance(result.exception, SystemExit), (command, argv, result.output)
     assert "Traceback" not in result.output
 
