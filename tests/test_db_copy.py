@@ -190,6 +190,7 @@ def test_round_trip_sqlite_postgres_sqlite_gives_identical_exports(
                 "facts": 4,
                 "deleted_facts": 1,
                 "fact_changes": 8,
+                "users": 2,
             }
             assert copied.jobs_copied == len(src.list_jobs(agent, status="pending", limit=None))
         assert by_agent["jobs-only"].jobs_copied == 1

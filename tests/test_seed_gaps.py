@@ -179,3 +179,31 @@ def test_per_user_records_count_interactions_and_reach_the_context(mem: Memory, 
     assert "vegetarian" not in mem.context("general", user="bob").system_text()  # alice's, not bob's
     assert mem.set_user("alice", custom_context=None).custom_context is None
     assert mem.user("alice").persona == "pirate"  # not given: unchanged
+
+
+def test_user_records_travel_in_exports_and_copies(store_url: str, tmp_path: Path, clock: FakeClock) -> None:
+    settings = load_settings(embedder="none", worker="none")
+    with Memory(store_url, agent="bot", settings=settings, clock=clock, llm=None) as mem:
+        mem.add_message("t", "user", "hello", user="alice")
+        mem.set_user("alice", persona="pirate", custom_context="likes short answers")
+        records = list(mem.export_records())
+        assert [r for r in records if r["type"] == "user"] == [
+            {
+                "type": "user",
+                "user": "alice",
+                "persona": "pirate",
+                "custom_context": "likes short answers",
+                "interactions": 1,
+                "last_interaction": records[1]["created_at"],
+            }
+        ]
+        mem.export(tmp_path / "e.jsonl")
+    with Memory(tmp_path / "restored.db", agent="bot", settings=settings, clock=clock, llm=None) as other:
+        assert other.import_(tmp_path / "e.jsonl")["users"] == 1
+        restored = other.user("alice")
+        assert (restored.persona, restored.custom_context, restored.interactions) == (
+            "pirate",
+            "likes short answers",
+            1,
+        )
+        assert list(other.export_records())[1:] == records[1:]

@@ -1437,6 +1437,7 @@ def test_export_import_round_trip(mem: Memory, clock: Any, tmp_path: Path) -> No
         "facts": 4,
         "fact_changes": kinds.count("fact_change"),
         "summaries": 0,
+        "users": kinds.count("user"),
     }
 
     again = _export_lines(copy)

@@ -12,6 +12,7 @@ An export is a header line followed by one record per line::
      "access_count", "status", "valid_from", "invalid_at", "superseded_by"}
     {"type": "deleted_fact", "ref"}                 a forgotten fact whose history is kept
     {"type": "fact_change", "fact": ref, "action", "actor", "old_content", "new_content", "changes", "at"}
+    {"type": "user", "user", "persona", "custom_context", "interactions", "last_interaction"}   (whole-agent exports)
 
 Facts are numbered by ``ref`` within one export; database ids never leave the store. Times are UTC
 ISO-8601 text. Importing and exporting again gives the same lines.
@@ -164,6 +165,13 @@ _FIELDS: dict[str, dict[str, Callable[[Any, str], Any]]] = {
         "superseded_by": _int(False, 1),
     },
     "deleted_fact": {"ref": _int(True, 1)},
+    "user": {
+        "user": _key(True),
+        "persona": _text,
+        "custom_context": _text,
+        "interactions": _int(True, 0),
+        "last_interaction": _time(False),
+    },
     "fact_change": {
         "fact": _int(True, 1),
         "action": _key(True),

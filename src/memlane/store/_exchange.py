@@ -124,7 +124,7 @@ def fact_change_import_row(rec: Mapping[str, Any], agent_id: int, fact_id: int, 
 
 def import_counts() -> dict[str, int]:
     """What an import reports, before anything is imported."""
-    return {"threads": 0, "messages": 0, "facts": 0, "fact_changes": 0, "summaries": 0}
+    return {"threads": 0, "messages": 0, "facts": 0, "fact_changes": 0, "summaries": 0, "users": 0}
 
 
 def first_fact_changes(records: Iterable[Mapping[str, Any]]) -> dict[int, Mapping[str, Any]]:
@@ -168,6 +168,7 @@ class RecordImporter(ABC):
             "deleted_fact": self.deleted_fact,
             "fact": self.fact,
             "fact_change": self.fact_change,
+            "user": self.user,
         }
         for rec in self.records:
             kind = rec["type"]
@@ -179,6 +180,13 @@ class RecordImporter(ABC):
         for fact_id, ref in self.superseded:
             self.set_superseded(fact_id, self.fact_ids.get(ref))
         return self.counts
+
+    def user(self, rec: Mapping[str, Any]) -> None:
+        """A per-user record: kept as it is with ``skip`` when the user has one, else written (replaced)."""
+        if self.on_conflict == "skip" and self.user_exists(rec["user"]):
+            return
+        self.upsert_user(rec)
+        self.counts["users"] += 1
 
     def thread(self, rec: Mapping[str, Any]) -> None:
         key = rec["thread"]
@@ -262,6 +270,14 @@ class RecordImporter(ABC):
         self.counts["fact_changes"] += 1
 
     # -- the statements, one backend each ------------------------------------------------------------
+    @abstractmethod
+    def user_exists(self, user: str) -> bool:
+        """Whether the agent has a record of ``user``."""
+
+    @abstractmethod
+    def upsert_user(self, rec: Mapping[str, Any]) -> None:
+        """Write a user record, replacing the agent's record of that user."""
+
     @abstractmethod
     def find_thread(self, key: str) -> int | None:
         """The id of the agent's thread ``key``, or None."""

@@ -29,7 +29,7 @@ __all__ = [
 ]
 
 #: The record types of an export, as counted in a report.
-RECORD_TYPES = ("threads", "messages", "summaries", "facts", "deleted_facts", "fact_changes")
+RECORD_TYPES = ("threads", "messages", "summaries", "facts", "deleted_facts", "fact_changes", "users")
 TYPE_KEY = {
     "thread": "threads",
     "message": "messages",
@@ -37,6 +37,7 @@ TYPE_KEY = {
     "fact": "facts",
     "deleted_fact": "deleted_facts",
     "fact_change": "fact_changes",
+    "user": "users",
 }
 """Record type of an export line -> its key in :data:`RECORD_TYPES`."""
 PROGRESS_TYPES = frozenset({"thread", "message", "summary", "fact"})

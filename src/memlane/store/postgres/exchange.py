@@ -14,6 +14,7 @@ import psycopg
 from psycopg_pool import PoolClosed
 
 from ...errors import Conflict, InvalidInput, StorageError
+from ...timestamps import fmt_time
 from .._common import (
     RowCodec,
     fact_records,
@@ -155,6 +156,28 @@ class _Importer(RecordImporter):
         )
         return int(row[0])
 
+    def user_exists(self, user: str) -> bool:
+        found = self.conn.execute(
+            "SELECT 1 FROM user_records WHERE agent_id = %s AND user_id = %s", (self.agent_id, user)
+        ).fetchone()
+        return found is not None
+
+    def upsert_user(self, rec: Mapping[str, Any]) -> None:
+        self.conn.execute(
+            "INSERT INTO user_records (agent_id, user_id, persona, custom_context, interactions, last_interaction) "
+            "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (agent_id, user_id) DO UPDATE SET persona = excluded.persona, "
+            "custom_context = excluded.custom_context, interactions = excluded.interactions, "
+            "last_interaction = excluded.last_interaction",
+            (
+                self.agent_id,
+                rec["user"],
+                rec["persona"],
+                rec["custom_context"],
+                rec["interactions"],
+                rec["last_interaction"],
+            ),
+        )
+
     def insert_change(self, rec: Mapping[str, Any], fact_id: int) -> None:
         self.changes.append(fact_change_import_row(rec, self.agent_id, fact_id, _COLUMNS))
 
@@ -229,6 +252,20 @@ def _export(conn: Conn, agent_id: int, wanted: set[str] | None) -> Iterator[dict
         (agent_id,),
     ).fetchall()
     yield from fact_records(fact_rows, history, wanted, _RECORDS)
+    if wanted is None:
+        for user, persona, context, interactions, last in conn.execute(
+            "SELECT user_id, persona, custom_context, interactions, last_interaction FROM user_records "
+            "WHERE agent_id = %s ORDER BY user_id",
+            (agent_id,),
+        ).fetchall():
+            yield {
+                "type": "user",
+                "user": user,
+                "persona": persona,
+                "custom_context": context,
+                "interactions": int(interactions),
+                "last_interaction": None if last is None else fmt_time(last),
+            }
 
 
 class PostgresExchange(PostgresHost):

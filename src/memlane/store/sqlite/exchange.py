@@ -76,6 +76,20 @@ def _export(conn: sqlite3.Connection, agent_id: int, wanted: set[str] | None) ->
         (agent_id,),
     ).fetchall()
     yield from fact_records(fact_rows, history, wanted, RECORDS)
+    if wanted is None:
+        for user, persona, context, interactions, last in conn.execute(
+            "SELECT user_id, persona, custom_context, interactions, last_interaction FROM user_records "
+            "WHERE agent_id = ? ORDER BY user_id",
+            (agent_id,),
+        ):
+            yield {
+                "type": "user",
+                "user": user,
+                "persona": persona,
+                "custom_context": context,
+                "interactions": interactions,
+                "last_interaction": last,
+            }
 
 
 # -- import -----------------------------------------------------------------------------------------
@@ -194,6 +208,26 @@ class _Importer(RecordImporter):
             fact_import_row(rec, self.agent_id, source_thread_id, COLUMNS),
         )
         return int(cur.lastrowid or 0)
+
+    def user_exists(self, user: str) -> bool:
+        found = self.conn.execute(
+            "SELECT 1 FROM user_records WHERE agent_id = ? AND user_id = ?", (self.agent_id, user)
+        ).fetchone()
+        return found is not None
+
+    def upsert_user(self, rec: Mapping[str, Any]) -> None:
+        self.conn.execute(
+            "INSERT OR REPLACE INTO user_records (agent_id, user_id, persona, custom_context, interactions, "
+            "last_interaction) VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                self.agent_id,
+                rec["user"],
+                rec["persona"],
+                rec["custom_context"],
+                rec["interactions"],
+                rec["last_interaction"],
+            ),
+        )
 
     def insert_change(self, rec: Mapping[str, Any], fact_id: int) -> None:
         insert_history(
