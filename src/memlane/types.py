@@ -14,6 +14,7 @@ __all__ = [
     "CATEGORIES",
     "ROLES",
     "VISIBILITIES",
+    "ApiKey",
     "Fact",
     "FactChange",
     "Hit",
@@ -268,3 +269,19 @@ class UserRecord:
     custom_context: str | None = None
     interactions: int = 0
     last_interaction: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ApiKey:
+    """An API key of the HTTP service, as stored: only a hash of the key itself is kept.
+
+    ``scope`` is "admin" (every agent), "agent" (one agent, any of its users) or "user" (one agent and user).
+    """
+
+    id: int
+    scope: str
+    agent: str | None
+    user: str | None
+    label: str | None
+    created_at: datetime
+    revoked_at: datetime | None = None

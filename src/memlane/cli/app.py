@@ -12,7 +12,7 @@ import typer
 
 from memlane import __version__
 
-from . import commands_data, commands_facts, commands_jobs, commands_mcp, commands_threads
+from . import commands_data, commands_facts, commands_jobs, commands_mcp, commands_server, commands_threads
 from .chat import chat
 from .commands_db import db_app
 from .demo import demo
@@ -101,6 +101,8 @@ commands_jobs.register(app)  # Background work: jobs, worker, stats
 app.command("demo")(demo)
 app.command("chat")(chat)  # the REPL with memory (memlane.cli.chat)
 app.command("mcp")(commands_mcp.mcp)  # memory for MCP clients (memlane.mcp)
+app.command("serve")(commands_server.serve)  # the HTTP service (memlane.server)
+app.add_typer(commands_server.keys_app, name="keys")
 
 
 def main() -> None:

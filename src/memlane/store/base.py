@@ -16,7 +16,18 @@ from typing import Any, Literal, cast
 import numpy as np
 
 from ..errors import InvalidInput
-from ..types import Fact, FactChange, Job, Message, Summary, Thread, UsageRecord, UsageTotals, UserRecord
+from ..types import (
+    ApiKey,
+    Fact,
+    FactChange,
+    Job,
+    Message,
+    Summary,
+    Thread,
+    UsageRecord,
+    UsageTotals,
+    UserRecord,
+)
 from ..validation import NewFact, NewJob, NewMessage, NewSummary
 
 __all__ = ["Candidate", "FactFilter", "Scope", "Store", "StoreStatus"]
@@ -107,6 +118,25 @@ class Store(ABC):
     @abstractmethod
     def set_meta(self, key: str, value: str) -> None:
         """Set a value of the store's key/value table."""
+
+    # -- API keys of the HTTP service (store-wide: several servers may share one store) -------------
+    @abstractmethod
+    def add_api_key(
+        self, key_hash: str, scope: str, agent: str | None, user: str | None, label: str | None, now: datetime
+    ) -> ApiKey:
+        """Store a new key by its hash (the key itself is never stored). Raises Conflict on a duplicate hash."""
+
+    @abstractmethod
+    def find_api_key(self, key_hash: str) -> ApiKey | None:
+        """The key with this hash, revoked or not; None if there is none."""
+
+    @abstractmethod
+    def list_api_keys(self) -> list[ApiKey]:
+        """Every key, oldest first."""
+
+    @abstractmethod
+    def revoke_api_key(self, key_id: int, now: datetime) -> ApiKey:
+        """Revoke a key (idempotent). Raises NotFound."""
 
     @abstractmethod
     def list_agents(self) -> list[str]:

@@ -345,6 +345,21 @@ INSERT INTO user_records (agent_id, user_id, interactions, last_interaction)
     ON CONFLICT DO NOTHING;
 """
 
+
+# Migration 12: the HTTP service's API keys (store-wide, hashed; memlane.server).
+_API_KEYS = """
+CREATE TABLE IF NOT EXISTS api_keys (
+    id         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    key_hash   text NOT NULL UNIQUE,
+    scope      text NOT NULL,
+    agent      text,
+    user_id    text,
+    label      text,
+    created_at timestamptz NOT NULL,
+    revoked_at timestamptz
+);
+"""
+
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial schema", _INITIAL),
     (2, "embeddings", _VECTORS),
@@ -354,7 +369,8 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (6, "thread of each message vector", _MESSAGE_VECTOR_THREADS),
     (7, "messages by thread and time", _MESSAGE_THREAD_TIMES),
     (8, "system messages by thread", _SYSTEM_MESSAGES),
-    (9, "fixed-width times, ids never reused", ""),
+    (9, "fixed-width times, ids never reused", ""),  # SQLite only: timestamptz columns and identity ids already are
     (10, "platform message ids", _EXTERNAL_IDS),
-    (11, "user records", _USER_RECORDS),  # SQLite only: timestamptz columns and identity ids already are
+    (11, "user records", _USER_RECORDS),
+    (12, "API keys of the HTTP service", _API_KEYS),
 )

@@ -398,6 +398,20 @@ INSERT INTO user_records (agent_id, user_id, interactions, last_interaction)
     ON CONFLICT DO NOTHING;
 """
 
+# Migration 12: the HTTP service's API keys (store-wide, hashed; memlane.server).
+_API_KEYS = """
+CREATE TABLE IF NOT EXISTS api_keys (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    key_hash   TEXT NOT NULL UNIQUE,
+    scope      TEXT NOT NULL,
+    agent      TEXT,
+    user_id    TEXT,
+    label      TEXT,
+    created_at TEXT NOT NULL,
+    revoked_at TEXT
+);
+"""
+
 #: (version, name, SQL). Append only.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial schema", _INITIAL),
@@ -411,6 +425,7 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (9, "fixed-width times, ids never reused", _TIMES_AND_IDS),
     (10, "platform message ids", _EXTERNAL_IDS),
     (11, "user records", _USER_RECORDS),
+    (12, "API keys of the HTTP service", _API_KEYS),
 )
 
 #: Work in Python that follows a migration's SQL, in the same transaction (on a connection with
