@@ -94,7 +94,14 @@ def create(
 
 @keys_app.command("list")
 def list_keys(ctx: typer.Context) -> None:
-    """List the API keys (never the keys themselves)."""
+    """List the API keys (never the keys themselves): number, scope, agent, user, revoked.
+
+    Examples:
+
+        memlane --db bot.db keys list
+
+        memlane --db bot.db --json keys list
+    """
     state = get_state(ctx)
     with state.open(existing=True) as mem:
         found = mem.store.list_api_keys()
@@ -107,7 +114,12 @@ def list_keys(ctx: typer.Context) -> None:
 
 @keys_app.command("revoke")
 def revoke(ctx: typer.Context, key_id: Annotated[int, typer.Argument(help="The key's number (keys list).")]) -> None:
-    """Revoke an API key: requests with it are refused from now on."""
+    """Revoke an API key: requests with it are refused from now on.
+
+    Examples:
+
+        memlane --db bot.db keys revoke 3
+    """
     state = get_state(ctx)
     with state.open(existing=True) as mem:
         import datetime as _dt
