@@ -8,7 +8,6 @@ import typer
 from rich.console import Group
 from rich.text import Text
 
-from ..pipeline.memories import list_memories, purge_memories
 from ..validation import check_metadata, check_optional_key, check_timestamp
 from .render import context_document, context_view, facts_table, hits_table, memories_table, plural, show
 from .state import get_state
@@ -178,11 +177,11 @@ def memories(
     state = get_state(ctx)
     with state.open() as mem:
         if delete is not None or purge:
-            count = purge_memories(mem, delete)
+            count = mem.purge_memories(delete)
             what = f"memory #{delete}" if delete is not None else ("1 memory" if count == 1 else f"{count} memories")
             show(state.json, {"deleted": count}, Text(f"Deleted {what}."))
             return
-        found = list_memories(mem, limit)
+        found = mem.list_memories(limit)
     show(state.json, {"memories": found}, memories_table(found) if found else Text("No memories yet."))
 
 
