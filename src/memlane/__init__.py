@@ -27,6 +27,7 @@ from .errors import (
     ProviderTimeout,
     RateLimited,
     StorageError,
+    Unauthenticated,
 )
 from .memory import Memory
 from .types import Fact, FactChange, Hit, Message, Summary, Thread
@@ -56,6 +57,7 @@ __all__ = [
     "StorageError",
     "Summary",
     "Thread",
+    "Unauthenticated",
     "__version__",
     "load_settings",
 ]

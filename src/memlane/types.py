@@ -12,8 +12,10 @@ from typing import Any, Literal
 
 __all__ = [
     "CATEGORIES",
+    "KEY_SCOPES",
     "ROLES",
     "VISIBILITIES",
+    "ApiKey",
     "Fact",
     "FactChange",
     "Hit",
@@ -255,3 +257,29 @@ class UsageTotals:
     def mean_latency_s(self) -> float | None:
         """Average seconds per call (None before the first call)."""
         return self.latency_s / self.calls if self.calls else None
+
+
+#: What an API key may do: every agent (admin), one agent for any of its users, or one user of one agent.
+KEY_SCOPES: tuple[str, ...] = ("admin", "agent", "user")
+
+
+@dataclass(frozen=True, slots=True)
+class ApiKey:
+    """An API key as stored: only the SHA-256 of the key itself, and the key's first characters to tell it apart.
+
+    ``agent`` is None for an admin key; ``user`` is set for a user key only.
+    """
+
+    id: int
+    prefix: str
+    scope: Literal["admin", "agent", "user"]
+    agent: str | None
+    user: str | None
+    label: str | None
+    created_at: datetime
+    expires_at: datetime | None
+    revoked_at: datetime | None
+
+    def active(self, now: datetime) -> bool:
+        """Neither revoked nor expired at ``now``."""
+        return self.revoked_at is None and (self.expires_at is None or now < self.expires_at)

@@ -14,6 +14,7 @@ from memlane.errors import MemlaneError
 from . import commands_data, commands_facts, commands_jobs, commands_threads
 from .chat import chat
 from .commands_db import db_app
+from .commands_keys import keys_app
 from .demo import demo
 from .exitcodes import exit_code_for
 from .state import CliState
@@ -107,6 +108,7 @@ app.command("export")(commands_data.export)
 app.command("import")(commands_data.import_)
 app.command("reindex")(commands_data.reindex)
 app.add_typer(db_app, name="db")
+app.add_typer(keys_app, name="keys")  # API keys of `memlane serve`
 commands_jobs.register(app)  # Background work: jobs, worker, stats
 app.command("demo")(demo)
 app.command("chat")(chat)  # the REPL with memory (memlane.cli.chat)

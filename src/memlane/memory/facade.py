@@ -13,6 +13,7 @@ processes may open the same store.
     recall.py    RecallMixin: recall, context assembly, summaries
     admin.py     AdminMixin: embedding model checks, reindex, status, export / import
     agent.py     AgentMixin: agent memories, profiles, digests, jobs, LLM usage
+    keys.py      KeysMixin: API keys of the HTTP server
     base.py      MemoryBase: the state and helpers they share
 """
 
@@ -37,6 +38,7 @@ from ..validation import check_key
 from .admin import AdminMixin
 from .agent import AgentMixin
 from .facts import FactsMixin
+from .keys import KeysMixin
 from .recall import RecallMixin
 from .threads import ThreadsMixin
 
@@ -89,7 +91,7 @@ def llm_from_settings(settings: Settings) -> LLMClient | None:
     )
 
 
-class Memory(ThreadsMixin, FactsMixin, RecallMixin, AdminMixin, AgentMixin):
+class Memory(ThreadsMixin, FactsMixin, RecallMixin, AdminMixin, AgentMixin, KeysMixin):
     """Long-term memory for one agent: conversation threads, remembered facts, recall and context.
 
     Args:

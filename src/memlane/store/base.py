@@ -16,7 +16,7 @@ from typing import Any, Literal, cast
 import numpy as np
 
 from ..errors import InvalidInput
-from ..types import Fact, FactChange, Job, Message, Summary, Thread, UsageRecord, UsageTotals
+from ..types import ApiKey, Fact, FactChange, Job, Message, Summary, Thread, UsageRecord, UsageTotals
 from ..validation import NewFact, NewJob, NewMessage, NewSummary
 
 __all__ = ["Candidate", "FactFilter", "Scope", "Store", "StoreStatus"]
@@ -440,6 +440,34 @@ class Store(ABC):
     @abstractmethod
     def usage_totals(self, agent: str | None, *, since: datetime | None = None) -> list[UsageTotals]:
         """Totals per (agent, operation) of the records at or after ``since``, of one agent or all."""
+
+    # -- API keys (the HTTP server's credentials; store-wide, not per agent) -------------------------
+    @abstractmethod
+    def create_api_key(
+        self,
+        key_hash: str,
+        prefix: str,
+        scope: str,
+        *,
+        agent: str | None,
+        user: str | None,
+        label: str | None,
+        now: datetime,
+        expires_at: datetime | None = None,
+    ) -> ApiKey:
+        """Store a new key by its hash. Raises Conflict if the hash is already stored."""
+
+    @abstractmethod
+    def list_api_keys(self, *, include_revoked: bool = False) -> list[ApiKey]:
+        """Every key, oldest first (revoked ones only with ``include_revoked``)."""
+
+    @abstractmethod
+    def revoke_api_key(self, key_id: int, now: datetime) -> ApiKey:
+        """Mark a key revoked (idempotent: an already revoked key keeps its time). Raises NotFound."""
+
+    @abstractmethod
+    def api_key_by_hash(self, key_hash: str) -> ApiKey | None:
+        """The key stored with this hash (revoked or expired too: the caller decides), or None."""
 
     # -- export / import ------------------------------------------------------------------------
     @abstractmethod

@@ -320,6 +320,22 @@ _MESSAGE_THREAD_TIMES = "CREATE INDEX messages_thread_created ON messages (threa
 _SYSTEM_MESSAGES = "CREATE INDEX messages_system ON messages (thread_id, seq) WHERE role = 'system';"
 
 #: (version, name, SQL). Append only; the numbers match the SQLite migrations in meaning.
+# API keys of the HTTP server: only each key's SHA-256 is stored (keys are random, not passwords).
+_API_KEYS = """
+CREATE TABLE api_keys (
+    id         bigserial PRIMARY KEY,
+    key_hash   text NOT NULL UNIQUE,
+    prefix     text NOT NULL,
+    scope      text NOT NULL CHECK (scope IN ('admin', 'agent', 'user')),
+    agent      text,
+    user_name  text,
+    label      text,
+    created_at timestamptz NOT NULL,
+    expires_at timestamptz,
+    revoked_at timestamptz
+);
+"""
+
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial schema", _INITIAL),
     (2, "embeddings", _VECTORS),
@@ -329,4 +345,5 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (6, "thread of each message vector", _MESSAGE_VECTOR_THREADS),
     (7, "messages by thread and time", _MESSAGE_THREAD_TIMES),
     (8, "system messages by thread", _SYSTEM_MESSAGES),
+    (11, "API keys", _API_KEYS),
 )

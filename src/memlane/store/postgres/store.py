@@ -47,6 +47,7 @@ from .common import Conn, T, Vector, VectorDumper, one_row
 from .exchange import PostgresExchange
 from .facts import PostgresFacts
 from .jobs import PostgresJobs
+from .keys import PostgresKeys
 from .schema import MIGRATIONS
 from .search import CommonTerms, PostgresSearch
 from .summaries import PostgresSummaries
@@ -82,6 +83,7 @@ class PostgresStore(
     PostgresSearch,
     PostgresJobs,
     PostgresUsage,
+    PostgresKeys,
     PostgresExchange,
     Store,
 ):

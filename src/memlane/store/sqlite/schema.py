@@ -325,6 +325,22 @@ def _index_message_terms(conn: sqlite3.Connection) -> None:
 _SYSTEM_MESSAGES = "CREATE INDEX messages_system ON messages (thread_id, seq) WHERE role = 'system';"
 
 #: (version, name, SQL). Append only.
+# API keys of the HTTP server: only each key's SHA-256 is stored (keys are random, not passwords).
+_API_KEYS = """
+CREATE TABLE api_keys (
+    id         INTEGER PRIMARY KEY,
+    key_hash   TEXT NOT NULL UNIQUE,
+    prefix     TEXT NOT NULL,
+    scope      TEXT NOT NULL CHECK (scope IN ('admin', 'agent', 'user')),
+    agent      TEXT,
+    user_name  TEXT,
+    label      TEXT,
+    created_at TEXT NOT NULL,
+    expires_at TEXT,
+    revoked_at TEXT
+);
+"""
+
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial schema", _INITIAL),
     (2, "embeddings", _VECTORS),
@@ -334,6 +350,7 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (6, "thread of each message vector", ""),  # PostgreSQL only: SQLite's vector cache already has the thread
     (7, "messages by thread and time", ""),  # PostgreSQL only: its plan for time-ranged keyword search
     (8, "system messages by thread", _SYSTEM_MESSAGES),
+    (11, "API keys", _API_KEYS),
 )
 
 #: Work in Python that follows a migration's SQL, in the same transaction (on a connection with

@@ -34,6 +34,7 @@ from .embeddings import SQLiteEmbeddings
 from .exchange import SQLiteExchange
 from .facts import SQLiteFacts
 from .jobs import SQLiteJobs
+from .keys import SQLiteKeys
 from .schema import MIGRATION_STEPS, MIGRATIONS, register_functions
 from .search import SQLiteSearch
 from .summaries import SQLiteSummaries
@@ -60,6 +61,7 @@ class SQLiteStore(
     SQLiteExchange,
     SQLiteJobs,
     SQLiteUsage,
+    SQLiteKeys,
     Store,
 ):
     """A memlane store in one SQLite file (created with its directory if missing)."""
