@@ -15,6 +15,7 @@ from . import commands_data, commands_facts, commands_jobs, commands_threads
 from .chat import chat
 from .commands_db import db_app
 from .commands_keys import keys_app
+from .commands_serve import serve
 from .demo import demo
 from .exitcodes import exit_code_for
 from .state import CliState
@@ -108,6 +109,7 @@ app.command("export")(commands_data.export)
 app.command("import")(commands_data.import_)
 app.command("reindex")(commands_data.reindex)
 app.add_typer(db_app, name="db")
+app.command("serve")(serve)  # the HTTP server (memlane.server)
 app.add_typer(keys_app, name="keys")  # API keys of `memlane serve`
 commands_jobs.register(app)  # Background work: jobs, worker, stats
 app.command("demo")(demo)

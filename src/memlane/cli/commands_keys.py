@@ -36,7 +36,9 @@ def create(
     agent: Annotated[
         str | None, typer.Option("--agent", help="The agent the key acts for (an agent key; with --user a user key).")
     ] = None,
-    user: Annotated[str | None, typer.Option("--user", help="The one user a user key acts for (needs --agent).")] = None,
+    user: Annotated[
+        str | None, typer.Option("--user", help="The one user a user key acts for (needs --agent).")
+    ] = None,
     label: Annotated[str | None, typer.Option("--label", help="A note to tell keys apart.")] = None,
     expires_in_days: Annotated[
         float | None, typer.Option("--expires-in-days", help="The key stops working after this many days.")

@@ -129,5 +129,28 @@ class AgentMixin(MemoryBase):
         """Where this agent stands against its LLM token budget."""
         return self.usage.budget(self.agent)
 
+    def memory_cap(self) -> int:
+        """How many memories the agent keeps at most (the ``memory_cap`` setting)."""
+        from ..pipeline.memories import memory_cap
+
+        return memory_cap(self.settings)
+
+    def agents(self) -> list[str]:
+        """Every agent with anything stored in this store."""
+        return self.store.list_agents()
+
+    # -- readiness --------------------------------------------------------------------------------
+    def schema_versions(self) -> tuple[int, int]:
+        """(the store's schema version, the newest this memlane knows): equal when migrations are current.
+
+        Raises:
+            StorageError: the store cannot be reached.
+        """
+        if self.store.backend == "postgres":
+            from ..store.postgres.schema import MIGRATIONS
+        else:
+            from ..store.sqlite.schema import MIGRATIONS
+        return self.store.schema_version(), MIGRATIONS[-1][0]
+
     def _as_memory(self) -> Memory:
         return cast("Memory", self)  # the pipeline takes the whole facade, which this is a part of
