@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from fastapi.testclient import TestClient
 
@@ -17,6 +18,7 @@ class Env:
     mem: Memory
     http: TestClient
     keys: dict[str, str]
+    app: Any = None
 
     def h(self, who: str) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.keys[who]}"}
@@ -40,5 +42,6 @@ def server_env(location: str, **settings: object) -> Iterator[Env]:
             "alice": mem.create_api_key("user", agent="bot", user="alice").key,
             "bob": mem.create_api_key("user", agent="bot", user="bob").key,
         }
-        with TestClient(create_app(mem, ServerSettings(**options)), raise_server_exceptions=False) as http:  # type: ignore[arg-type]
-            yield Env(mem, http, keys)
+        app = create_app(mem, ServerSettings(**options))  # type: ignore[arg-type]
+        with TestClient(app, raise_server_exceptions=False) as http:
+            yield Env(mem, http, keys, app)
