@@ -63,7 +63,7 @@ class Metrics:
     """The registry of one app (not the global one: several apps may live in one test process)."""
 
     def __init__(self) -> None:
-        self.registry = CollectorRegistry(auto_describe=True)
+        self.registry = CollectorRegistry()
         self.requests = Counter(
             "memlane_http_requests", "HTTP requests answered", ["method", "route", "status"], registry=self.registry
         )

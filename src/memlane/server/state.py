@@ -45,10 +45,10 @@ class ServerState:
         self.memory = memory
         self.settings = settings
         self.limiter = RateLimiter(settings.rate_limit, settings.rate_burst)
-        self.metrics = Metrics()
-        self.metrics.attach(self)
         self._views: dict[str, Memory] = {memory.agent: memory}
         self._lock = threading.Lock()
+        self.metrics = Metrics()
+        self.metrics.attach(self)
 
     def view(self, agent: str) -> Memory:
         """The memory of ``agent`` (sharing the store, embedder, LLM and usage ledger)."""
