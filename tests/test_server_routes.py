@@ -206,8 +206,8 @@ def test_keys_routes_and_operations(env: Env) -> None:
     http.post(f"{A}/threads/t/messages", headers=env.h("bot"), json={"role": "user", "content": "hi", "user": "u"})
     text = http.get("/metrics").text
     assert (
-        'memlane_http_requests_total{method="POST",route="/v1/agents/{agent}/threads/{thread}/messages",status="201"} 1.0'
-        in text
+        'memlane_http_requests_total{method="POST",route="/v1/agents/{agent}/threads/{thread}/messages",'
+        'status="201"} 1.0' in text
     )
     assert (
         "memlane_http_request_duration_seconds_bucket" in text

@@ -35,6 +35,8 @@ from .types import Fact, FactChange, Hit, Message, Summary, Thread
 __version__ = "0.1.0"
 
 __all__ = [
+    "AsyncClient",
+    "Client",
     "ConfigError",
     "Conflict",
     "Context",
@@ -61,3 +63,12 @@ __all__ = [
     "__version__",
     "load_settings",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """``Client`` / ``AsyncClient`` load the HTTP client edge only when asked for (``import memlane`` does not)."""
+    if name in ("AsyncClient", "Client"):
+        from . import client
+
+        return getattr(client, name)
+    raise AttributeError(f"module 'memlane' has no attribute {name!r}")

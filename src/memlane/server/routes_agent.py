@@ -42,6 +42,7 @@ def memory_out(s: Summary) -> MemoryOut:
         updatedAt=updated_at,
         sourceConversationId=s.thread,
         metadata=s.metadata,
+        summary=s,
     )
 
 

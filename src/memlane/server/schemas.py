@@ -168,6 +168,7 @@ class MemoryOut(BaseModel):
     updatedAt: datetime
     sourceConversationId: str | None
     metadata: dict[str, Any]
+    summary: Summary = Field(description="The memory as memlane stores it (what Memory.list_memories returns).")
 
 
 class Deleted(BaseModel):
