@@ -24,7 +24,6 @@ from memlane import AsyncClient, Client, Forbidden, InvalidInput, Memory, NotFou
 from memlane.client.calls import CALLS
 from memlane.server import ServerSettings, create_app
 
-
 WEATHER_CALL = {"id": "c1", "type": "function", "function": {"name": "weather", "arguments": "{}"}}
 
 

@@ -4,6 +4,7 @@ bot would see: statuses, bodies in memlane's own shapes, seed 001's admin endpoi
 from __future__ import annotations
 
 from collections.abc import Iterator
+import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -216,3 +217,23 @@ def test_keys_routes_and_operations(env: Env) -> None:
     spec = http.get("/openapi.json").json()
     assert all(p.startswith("/v1/") for p in spec["paths"] if p not in ("/healthz", "/readyz", "/metrics"))
     assert http.get("/docs").status_code == 200
+
+
+def test_request_ids_in_logs_and_memories_injected_metric(env: Env, caplog: pytest.LogCaptureFixture) -> None:
+    http, h = env.http, env.h("bot")
+    http.post(
+        f"{A}/threads/old/messages", headers=h, json={"role": "user", "content": "Book the venue for May.", "user": "u"}
+    )
+    http.post(f"{A}/threads/old/end", headers=h)
+    env.mem.run_jobs()
+    with caplog.at_level("INFO", logger="memlane.server.access"):
+        r = http.post(f"{A}/threads/new/context", headers={**h, "X-Request-ID": "req-42"}, json={"user": "u"})
+    assert r.status_code == 200 and r.headers["x-request-id"] == "req-42"
+    assert any(t["title"] == "Memories from previous conversations" for t in r.json()["sections"])
+    logged = [json.loads(rec.getMessage()) for rec in caplog.records if rec.name == "memlane.server.access"]
+    assert logged[-1]["request_id"] == "req-42" and logged[-1]["status"] == 200
+    assert logged[-1]["route"] == "/v1/agents/{agent}/threads/{thread}/context"
+    text = http.get("/metrics").text
+    assert 'memlane_context_memories_injected_total{agent="bot"} 1.0' in text
+    assert 'memlane_memories{agent="bot"} 1.0' in text and 'memlane_memory_cap_utilization{agent="bot"} 0.1' in text
+    assert http.get(f"{A}/facts", headers={"X-Request-ID": "bad id!"}).headers["x-request-id"] != "bad id!"

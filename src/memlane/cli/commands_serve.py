@@ -28,6 +28,9 @@ def serve(
     rate_limit: Annotated[
         float, typer.Option("--rate-limit", help="Requests per second per API key (0: none).")
     ] = 200.0,
+    access_log: Annotated[
+        bool, typer.Option("--access-log/--no-access-log", help="One JSON line per request on stderr.")
+    ] = True,
     max_body_bytes: Annotated[int, typer.Option("--max-body-bytes", help="Largest request body accepted.")] = 1_000_000,
 ) -> None:
     """Serve memlane over HTTP: every route under /v1, OpenAPI at /openapi.json, docs at /docs.
@@ -50,7 +53,7 @@ def serve(
         raise typer.BadParameter("--workers-in-process, --port and --max-body-bytes must not be negative")
     settings = ServerSettings(
         host=host, port=port, workers_in_process=workers_in_process, rate_limit=rate_limit,
-        rate_burst=max(1, int(rate_limit * 2)), max_body_bytes=max_body_bytes,
+        rate_burst=max(1, int(rate_limit * 2)), max_body_bytes=max_body_bytes, log_json=access_log,
     )  # fmt: skip
     state = get_state(ctx)
     with state.open() as mem:

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Query
+from fastapi import APIRouter, Depends, Path, Query, Request
 
 from memlane.errors import NotFound
+from memlane.pipeline.memories import SECTION_TITLE as MEMORIES_TITLE
 from memlane.types import Fact, Hit, HitGroup
 
-from .auth import Scoped, scoped
+from .auth import Scoped, scoped, server_state
 from .schemas import ContextBody, ContextOut, FactBody, FactOut, FactPatch, RecallBody, SectionOut, VisibilityBody
 
 __all__ = ["router"]
@@ -24,7 +25,7 @@ FactId = Annotated[int, Path(ge=1, le=2**62)]
 
 
 @router.post("/threads/{thread}/context", summary="The token-budgeted context for the next model call")
-def context(s: Scope, thread: ThreadKey, body: ContextBody) -> ContextOut:
+def context(s: Scope, thread: ThreadKey, body: ContextBody, request: Request) -> ContextOut:
     s.thread_for_user(thread)
     user = s.acting_for(body.user)
     ctx = s.memory.context(thread, query=body.query, user=user, budget=body.budget, system_prompt=body.system_prompt)
@@ -32,6 +33,9 @@ def context(s: Scope, thread: ThreadKey, body: ContextBody) -> ContextOut:
         SectionOut(title=title, lines=lines, tokens=s.memory.count_tokens("\n".join(lines)))
         for title, lines in ctx._sections()
     ]
+    injected = sum(len(section.lines) for section in sections if section.title == MEMORIES_TITLE)
+    if injected:
+        server_state(request).metrics.injected.labels(s.memory.agent).inc(injected)
     return ContextOut(
         openai_messages=ctx.to_messages(),
         sections=sections,

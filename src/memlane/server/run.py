@@ -28,6 +28,7 @@ def serve(memory: Memory, settings: ServerSettings) -> None:
     from memlane.errors import InvalidInput
     from memlane.pipeline.worker import Worker
 
+    _log_to_stderr(settings.log_json)
     open_mode = not any(k.active(memory._now()) for k in memory.api_keys())
     if open_mode:
         if not is_loopback(settings.host):
@@ -59,6 +60,17 @@ def serve(memory: Memory, settings: ServerSettings) -> None:
         stop.set()
         for thread in threads:
             thread.join(timeout=5)
+
+
+def _log_to_stderr(enabled: bool) -> None:
+    """One JSON line per request on stderr (logger ``memlane.server.access``), warnings of memlane below it."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    access = logging.getLogger("memlane.server.access")
+    access.setLevel(logging.INFO if enabled else logging.WARNING)
+    access.addHandler(handler)
+    access.propagate = False
+    logging.getLogger("memlane").addHandler(logging.StreamHandler(sys.stderr))
 
 
 def _say(text: str) -> None:
