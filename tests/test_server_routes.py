@@ -3,8 +3,8 @@ bot would see: statuses, bodies in memlane's own shapes, seed 001's admin endpoi
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 import json
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 

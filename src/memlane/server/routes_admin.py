@@ -12,12 +12,12 @@ from memlane.types import ApiKey
 
 from .auth import Caller, admin_caller, server_state
 from .metrics import render_metrics
-from .schemas import KeyBody
+from .schemas import PROBLEMS, KeyBody
 from .state import ServerState
 
 __all__ = ["ops", "router"]
 
-router = APIRouter(prefix="/v1", tags=["admin"])
+router = APIRouter(prefix="/v1", tags=["admin"], responses=PROBLEMS)
 ops = APIRouter(tags=["operations"])
 Admin = Annotated[Caller, Depends(admin_caller)]
 State = Annotated[ServerState, Depends(server_state)]

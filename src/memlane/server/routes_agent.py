@@ -17,11 +17,11 @@ from memlane.store import StoreStatus
 from memlane.types import Job, Summary
 
 from .auth import Scoped, scoped
-from .schemas import Deleted, MemoryOut
+from .schemas import PROBLEMS, Deleted, MemoryOut
 
 __all__ = ["memory_out", "router"]
 
-router = APIRouter(prefix="/v1/agents/{agent}", tags=["agent"])
+router = APIRouter(prefix="/v1/agents/{agent}", tags=["agent"], responses=PROBLEMS)
 Scope = Annotated[Scoped, Depends(scoped)]
 UserKey = Annotated[str, Path(min_length=1, max_length=200, pattern=r"^[^\s/]+$")]
 Id = Annotated[int, Path(ge=1, le=2**62)]

@@ -14,11 +14,21 @@ from memlane.pipeline.memories import SECTION_TITLE as MEMORIES_TITLE
 from memlane.types import Fact, Hit, HitGroup
 
 from .auth import Scoped, scoped, server_state
-from .schemas import ContextBody, ContextOut, FactBody, FactOut, FactPatch, RecallBody, SectionOut, VisibilityBody
+from .schemas import (
+    PROBLEMS,
+    ContextBody,
+    ContextOut,
+    FactBody,
+    FactOut,
+    FactPatch,
+    RecallBody,
+    SectionOut,
+    VisibilityBody,
+)
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/v1/agents/{agent}", tags=["memory"])
+router = APIRouter(prefix="/v1/agents/{agent}", tags=["memory"], responses=PROBLEMS)
 Scope = Annotated[Scoped, Depends(scoped)]
 ThreadKey = Annotated[str, Path(min_length=1, max_length=200, pattern=r"^[^\s/]+$")]
 FactId = Annotated[int, Path(ge=1, le=2**62)]

@@ -9,11 +9,11 @@ from fastapi import APIRouter, Depends, Path, Query, Response
 from memlane.types import Message, Thread
 
 from .auth import Scoped, scoped
-from .schemas import MessageBody, MessagesBody, ThreadBody
+from .schemas import PROBLEMS, MessageBody, MessagesBody, ThreadBody
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/v1/agents/{agent}", tags=["threads"])
+router = APIRouter(prefix="/v1/agents/{agent}", tags=["threads"], responses=PROBLEMS)
 Scope = Annotated[Scoped, Depends(scoped)]
 ThreadKey = Annotated[str, Path(min_length=1, max_length=200, pattern=r"^[^\s/]+$")]
 

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from memlane.types import Fact, FactChange, Hit, Message, Summary
 
 __all__ = [
+    "PROBLEMS",
     "ContextBody",
     "ContextOut",
     "Deleted",
@@ -22,6 +23,7 @@ __all__ = [
     "MemoryOut",
     "MessageBody",
     "MessagesBody",
+    "Problem",
     "RecallBody",
     "SectionOut",
     "ThreadBody",
@@ -169,6 +171,37 @@ class MemoryOut(BaseModel):
     sourceConversationId: str | None
     metadata: dict[str, Any]
     summary: Summary = Field(description="The memory as memlane stores it (what Memory.list_memories returns).")
+
+
+class Problem(BaseModel):
+    """An error (RFC 9457 problem details)."""
+
+    type: str = "about:blank"
+    title: str
+    status: int
+    detail: str
+    instance: str | None = None
+    request_id: str | None = None
+    errors: list[dict[str, Any]] | None = None
+
+
+_PROBLEM = {"model": Problem, "content": {"application/problem+json": {}}}
+#: The error answers every route may give, documented in the OpenAPI document.
+PROBLEMS: dict[int | str, dict[str, Any]] = {
+    status: {**_PROBLEM, "description": text}
+    for status, text in (
+        (400, "Malformed JSON"),
+        (401, "Missing, unknown, revoked or expired API key"),
+        (403, "The key may not do this"),
+        (404, "Not found"),
+        (409, "Conflict with what is stored"),
+        (413, "Request body too large"),
+        (422, "Invalid input"),
+        (429, "Rate limit exceeded (see Retry-After)"),
+        (502, "LLM or embedding provider failed"),
+        (503, "Storage unavailable"),
+    )
+}
 
 
 class Deleted(BaseModel):
