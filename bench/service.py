@@ -44,6 +44,7 @@ from memlane import Memory, load_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 AGENT = "bench"
+SERVER_LOG = ROOT / "bench" / "out" / "service-server.log"
 WORDS = [
     "hiking",
     "mountains",
@@ -134,7 +135,7 @@ def served(location: str, workers: int) -> Iterator[str]:
     cmd = [sys.executable, "-c", "from memlane.cli.app import main; main()", "--db", location, "serve",
            "--port", str(port), "--rate-limit", "0", "--no-access-log",
            "--workers-in-process", str(workers)]  # fmt: skip
-    log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in the finally below)
+    log = open(SERVER_LOG, "ab")  # noqa: SIM115 (closed in the finally below)
     proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=log)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -166,6 +167,19 @@ async def http_load(url: str, keys: list[str], duration: float, seed: int) -> di
     ) as http:
         stop_at = time.monotonic() + duration
 
+        async def request(op: str, rng: random.Random, thread: str, headers: dict[str, str], i: int) -> httpx.Response:
+            if op == "add":
+                tag = f"[{thread}-{uuid.uuid4().hex[:12]}]"
+                body = {"role": "user", "content": f"{sentence(rng)} {tag}"}
+                r = await http.post(f"/threads/{thread}/messages", headers=headers, json=body)
+                if r.status_code == 201:
+                    acknowledged[i].append(tag)
+                return r
+            if op == "context":
+                body = {"query": sentence(rng), "budget": 2000}
+                return await http.post(f"/threads/{thread}/context", headers=headers, json=body)
+            return await http.post("/recall", headers=headers, json={"query": sentence(rng), "limit": 5})
+
         async def client(i: int) -> None:
             rng = random.Random(seed * 1000 + i)
             headers = {"Authorization": f"Bearer {keys[i]}"}
@@ -173,17 +187,11 @@ async def http_load(url: str, keys: list[str], duration: float, seed: int) -> di
             while time.monotonic() < stop_at:
                 op = pick(rng)
                 started = time.perf_counter()
-                if op == "add":
-                    tag = f"[{thread}-{uuid.uuid4().hex[:12]}]"
-                    r = await http.post(f"/threads/{thread}/messages", headers=headers,
-                                        json={"role": "user", "content": f"{sentence(rng)} {tag}"})  # fmt: skip
-                    if r.status_code == 201:
-                        acknowledged[i].append(tag)
-                elif op == "context":
-                    r = await http.post(f"/threads/{thread}/context", headers=headers,
-                                        json={"query": sentence(rng), "budget": 2000})  # fmt: skip
-                else:
-                    r = await http.post("/recall", headers=headers, json={"query": sentence(rng), "limit": 5})
+                try:
+                    r = await request(op, rng, thread, headers, i)
+                except httpx.HTTPError as exc:
+                    errors.append(f"{op} {type(exc).__name__}: {exc}")
+                    continue
                 elapsed = time.perf_counter() - started
                 if r.status_code >= 300:
                     errors.append(f"{op} {r.status_code} {r.text[:200]}")

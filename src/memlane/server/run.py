@@ -57,6 +57,7 @@ def serve(memory: Memory, settings: ServerSettings) -> None:
             log_level="warning",
             access_log=False,
             timeout_graceful_shutdown=5,
+            timeout_keep_alive=30,  # clients reuse connections; a short idle timeout races with them
         )
     finally:
         stop.set()
