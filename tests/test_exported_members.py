@@ -80,3 +80,13 @@ def test_version_is_the_package_version() -> None:
     from importlib.metadata import version
 
     assert memlane.__version__ == version("memlane")
+
+
+def test_import_memlane_does_not_load_the_edges() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, memlane; print(sorted(m for m in sys.modules if m.startswith('memlane.')))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "memlane.client" not in out and "memlane.server" not in out
+    assert memlane.Client.__module__ == "memlane.client.base"

@@ -30,6 +30,7 @@ from .errors import (
     ProviderTimeout,
     RateLimited,
     StorageError,
+    Unauthenticated,
 )
 from .memory import Memory
 from .types import Fact, FactChange, Hit, Message, Summary, Thread
@@ -37,8 +38,10 @@ from .types import Fact, FactChange, Hit, Message, Summary, Thread
 __version__ = "0.1.0"
 
 __all__ = [
+    "AsyncClient",
     "AsyncMemory",
     "ChatCommands",
+    "Client",
     "ConfigError",
     "Conflict",
     "Context",
@@ -62,6 +65,7 @@ __all__ = [
     "StorageError",
     "Summary",
     "Thread",
+    "Unauthenticated",
     "__version__",
     "load_settings",
 ]
@@ -69,7 +73,7 @@ __all__ = [
 
 #: Names of the edges' packages exported here; they load on first use, so `import memlane` never imports an
 #: edge (the core does not depend on them).
-_EDGES = {"ChatCommands": "chat", "Reply": "chat"}
+_EDGES = {"ChatCommands": "chat", "Reply": "chat", "Client": "client", "AsyncClient": "client"}
 
 
 def __getattr__(name: str) -> object:

@@ -37,10 +37,12 @@ if TYPE_CHECKING:
     from .context import Context
     from .embeddings import Embedder
     from .llm import LLMClient
+    from .memory.keys import NewApiKey
+    from .pipeline.usage import BudgetStatus
     from .retrieval import SearchConfig
     from .store import Store, StoreStatus
     from .tokens import Tokenizer
-    from .types import Fact, FactChange, Hit, HitGroup, Message, Summary, Thread, UsageTotals, UserRecord
+    from .types import ApiKey, Fact, FactChange, Hit, HitGroup, Job, Message, Summary, Thread, UsageTotals, UserRecord
 
 __all__ = ["AsyncMemory"]
 
@@ -185,8 +187,10 @@ class AsyncMemory:
     async def add_messages(self, thread: str, items: Iterable[Mapping[str, Any]]) -> list[Message]:
         return await self._run(self.sync.add_messages, thread, list(items))
 
-    async def history(self, thread: str, limit: int | None = None) -> list[Message]:
-        return await self._run(self.sync.history, thread, limit)
+    async def history(
+        self, thread: str, limit: int | None = None, *, before: int | None = None, after: int | None = None
+    ) -> list[Message]:
+        return await self._run(self.sync.history, thread, limit, before=before, after=after)
 
     async def thread(self, thread: str) -> Thread:
         return await self._run(self.sync.thread, thread)
@@ -429,8 +433,56 @@ class AsyncMemory:
     async def delete_agent(self, *, purge: bool = False) -> dict[str, int]:
         return await self._run(self.sync.delete_agent, purge=purge)
 
-    async def status(self) -> StoreStatus:
-        return await self._run(self.sync.status)
+    async def status(self, *, all_agents: bool = False) -> StoreStatus:
+        return await self._run(self.sync.status, all_agents=all_agents)
+
+    # -- profiles, digests, jobs, budget (memory/agent.py) --------------------------------------------
+    async def profile(self, user: str) -> str | None:
+        return await self._run(self.sync.profile, user)
+
+    async def digest(self, user: str, *, now: datetime | None = None) -> str:
+        return await self._run(self.sync.digest, user, now=now)
+
+    async def jobs(self, *, status: str | None = None, kind: str | None = None, limit: int | None = 100) -> list[Job]:
+        return await self._run(self.sync.jobs, status=status, kind=kind, limit=limit)
+
+    async def retry_job(self, job_id: int) -> Job:
+        return await self._run(self.sync.retry_job, job_id)
+
+    async def budget(self) -> BudgetStatus:
+        return await self._run(self.sync.budget)
+
+    async def memory_cap(self) -> int:
+        return await self._run(self.sync.memory_cap)
+
+    async def agents(self) -> list[str]:
+        return await self._run(self.sync.agents)
+
+    async def schema_versions(self) -> tuple[int, int]:
+        return await self._run(self.sync.schema_versions)
+
+    # -- API keys of the HTTP service (memory/keys.py) -----------------------------------------------
+    async def create_api_key(
+        self,
+        scope: str,
+        *,
+        agent: str | None = None,
+        user: str | None = None,
+        label: str | None = None,
+        expires_at: datetime | None = None,
+    ) -> NewApiKey:
+        return await self._run(
+            self.sync.create_api_key, scope, agent=agent, user=user, label=label, expires_at=expires_at
+        )
+
+    async def api_keys(self, *, include_revoked: bool = False) -> list[ApiKey]:
+        return await self._run(self.sync.api_keys, include_revoked=include_revoked)
+
+    async def revoke_api_key(self, key_id: int) -> ApiKey:
+        return await self._run(self.sync.revoke_api_key, key_id)
+
+    async def authenticate(self, key: str) -> ApiKey:
+        return await self._run(self.sync.authenticate, key)
 
     async def export_records(self, threads: Sequence[str] | None = None) -> AsyncIterator[dict[str, Any]]:
         """The export's records, fetched a few hundred at a time by one thread of their own (the export reads

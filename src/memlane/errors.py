@@ -7,6 +7,7 @@ edges map the subclasses to exit codes and status codes, never by matching messa
     ├── InvalidInput        bad argument or payload; nothing was written   (HTTP 422)
     ├── NotFound            unknown thread, message, fact, summary or job  (HTTP 404)
     ├── Forbidden           the caller does not own what it tries to change (HTTP 403)
+    ├── Unauthenticated     no valid credentials (unknown, revoked or expired API key) (HTTP 401)
     ├── Conflict            the request clashes with stored state           (HTTP 409)
     │   └── ModelMismatch   store was embedded with another model/dimension
     ├── ConfigError         settings or config file are unusable
@@ -34,6 +35,7 @@ __all__ = [
     "ProviderTimeout",
     "RateLimited",
     "StorageError",
+    "Unauthenticated",
 ]
 
 
@@ -51,6 +53,10 @@ class NotFound(MemlaneError, LookupError):
 
 class Forbidden(MemlaneError):
     """The acting user does not own the object it tries to read or change."""
+
+
+class Unauthenticated(MemlaneError):
+    """No valid credentials: the API key is missing, unknown, revoked or expired."""
 
 
 class Conflict(MemlaneError):

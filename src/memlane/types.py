@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 __all__ = [
     "CATEGORIES",
+    "KEY_SCOPES",
     "ROLES",
     "VISIBILITIES",
     "ApiKey",
@@ -271,17 +272,27 @@ class UserRecord:
     last_interaction: datetime | None = None
 
 
+#: What an API key may do: every agent (admin), one agent for any of its users, or one user of one agent.
+KEY_SCOPES: tuple[str, ...] = ("admin", "agent", "user")
+
+
 @dataclass(frozen=True, slots=True)
 class ApiKey:
-    """An API key of the HTTP service, as stored: only a hash of the key itself is kept.
+    """An API key as stored: only the SHA-256 of the key itself, and the key's first characters to tell it apart.
 
-    ``scope`` is "admin" (every agent), "agent" (one agent, any of its users) or "user" (one agent and user).
+    ``agent`` is None for an admin key; ``user`` is set for a user key only.
     """
 
     id: int
-    scope: str
+    prefix: str
+    scope: Literal["admin", "agent", "user"]
     agent: str | None
     user: str | None
     label: str | None
     created_at: datetime
-    revoked_at: datetime | None = None
+    expires_at: datetime | None
+    revoked_at: datetime | None
+
+    def active(self, now: datetime) -> bool:
+        """Neither revoked nor expired at ``now``."""
+        return self.revoked_at is None and (self.expires_at is None or now < self.expires_at)

@@ -12,9 +12,11 @@ import typer
 
 from memlane import __version__
 
-from . import commands_data, commands_facts, commands_jobs, commands_mcp, commands_server, commands_threads
+from . import commands_data, commands_facts, commands_jobs, commands_mcp, commands_threads
 from .chat import chat
 from .commands_db import db_app
+from .commands_keys import keys_app
+from .commands_serve import serve
 from .demo import demo
 from .group import MemlaneGroup
 from .state import CliState
@@ -97,12 +99,12 @@ app.command("export")(commands_data.export)
 app.command("import")(commands_data.import_)
 app.command("reindex")(commands_data.reindex)
 app.add_typer(db_app, name="db")
+app.command("serve")(serve)  # the HTTP server (memlane.server)
+app.add_typer(keys_app, name="keys")  # API keys of `memlane serve`
 commands_jobs.register(app)  # Background work: jobs, worker, stats
 app.command("demo")(demo)
 app.command("chat")(chat)  # the REPL with memory (memlane.cli.chat)
 app.command("mcp")(commands_mcp.mcp)  # memory for MCP clients (memlane.mcp)
-app.command("serve")(commands_server.serve)  # the HTTP service (memlane.server)
-app.add_typer(commands_server.keys_app, name="keys")
 
 
 def main() -> None:

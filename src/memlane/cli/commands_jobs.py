@@ -120,13 +120,17 @@ def jobs(
         raise InvalidInput("--limit must be at least 1")
     with _open(state) as mem:
         if retry is not None:
-            job = mem.store.retry_job(retry, mem.clock())
+            job = mem.store.retry_job(retry, mem.clock()) if all_agents else mem.retry_job(retry)
             if as_json:
                 emit_json(job)
             else:
                 console().print(Text(f"Job {job.id} ({job.kind}, agent {job.agent}) is pending again."))
             return
-        found = mem.store.list_jobs(None if all_agents else mem.agent, status=status, kind=kind, limit=limit)
+        found = (
+            mem.store.list_jobs(None, status=status, kind=kind, limit=limit)
+            if all_agents
+            else mem.jobs(status=status, kind=kind, limit=limit)
+        )
         agent = mem.agent
     _print_jobs(found, agent, all_agents=all_agents, as_json=as_json)
 

@@ -11,6 +11,7 @@ with the query's vector).
 
 from __future__ import annotations
 
+import functools
 import threading
 from abc import ABC, abstractmethod
 from collections import OrderedDict
@@ -22,6 +23,8 @@ import numpy as np
 import numpy.typing as npt
 
 from memlane.errors import ConfigError, InvalidInput, InvalidOutput
+
+from .coalesce import Coalescer
 
 __all__ = ["KINDS", "EmbedKind", "Embedder", "Vectors", "normalize_rows"]
 
@@ -81,6 +84,11 @@ class Embedder(ABC):
         self._cache: OrderedDict[tuple[str, str], Vectors] = OrderedDict()
         self._cache_lock = threading.Lock()
         self._pending: dict[str, Future[Vectors]] = {}  # queries being embedded now (under _cache_lock)
+        # Concurrent calls with one batch of texts each are embedded together (coalesce.py).
+        self._together = {
+            kind: Coalescer(functools.partial(self._checked_batch, kind=kind), batch_size, concurrency)
+            for kind in KINDS
+        }
 
     @abstractmethod
     def embed_batch(self, texts: Sequence[str], kind: EmbedKind) -> Vectors:
@@ -195,9 +203,15 @@ class Embedder(ABC):
 
     # ---- internals ------------------------------------------------------------------------------
 
+    def _checked_batch(self, texts: Sequence[str], kind: EmbedKind) -> Vectors:
+        return self._checked(self.embed_batch(texts, kind), len(texts))
+
     def _run_batches(self, chunks: list[list[str]], kind: EmbedKind) -> list[Vectors]:
-        """:meth:`embed_batch` of each chunk, checked, in order; up to ``concurrency`` at a time."""
-        if self.concurrency == 1 or len(chunks) < 2:
+        """:meth:`embed_batch` of each chunk, checked, in order; up to ``concurrency`` at a time. One chunk goes
+        together with the chunks of concurrent calls (:class:`~memlane.embeddings.coalesce.Coalescer`)."""
+        if len(chunks) == 1:
+            return [self._together[kind](chunks[0])]
+        if self.concurrency == 1:
             return [self._checked(self.embed_batch(chunk, kind), len(chunk)) for chunk in chunks]
         with self._pool_lock:
             if self._pool is None:

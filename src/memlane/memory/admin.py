@@ -139,9 +139,9 @@ class AdminMixin(MemoryBase):
         counts["summaries"] = len(gone) - counts["memories"]
         return counts
 
-    def status(self) -> StoreStatus:
-        """Backend, location, schema version and this agent's row counts."""
-        return self.store.status(self.agent)
+    def status(self, *, all_agents: bool = False) -> StoreStatus:
+        """Backend, location, schema version and this agent's row counts (``all_agents``: the whole store's)."""
+        return self.store.status(None if all_agents else self.agent)
 
     # -- export / import ----------------------------------------------------------------------------
     def export_records(self, threads: Sequence[str] | None = None) -> Iterator[dict[str, Any]]:

@@ -12,6 +12,8 @@ processes may open the same store.
     facts.py     FactsMixin: remembered facts and their history
     recall.py    RecallMixin: recall, context assembly, summaries
     admin.py     AdminMixin: embedding model checks, reindex, status, export / import
+    agent.py     AgentMixin: agent memories, profiles, digests, jobs, LLM usage
+    keys.py      KeysMixin: API keys of the HTTP server
     base.py      MemoryBase: the state and helpers they share
 """
 
@@ -34,8 +36,10 @@ from ..store import Store, open_store_for
 from ..tokens import Tokenizer, encoding_for, get_tokenizer
 from ..validation import check_key
 from .admin import AdminMixin
+from .agent import AgentMixin
 from .base import typed_errors
 from .facts import FactsMixin
+from .keys import KeysMixin
 from .recall import RecallMixin
 from .threads import ThreadsMixin
 
@@ -89,7 +93,7 @@ def llm_from_settings(settings: Settings) -> LLMClient | None:
 
 
 @typed_errors
-class Memory(ThreadsMixin, FactsMixin, RecallMixin, AdminMixin):
+class Memory(ThreadsMixin, FactsMixin, RecallMixin, AdminMixin, AgentMixin, KeysMixin):
     """Long-term memory for one agent: conversation threads, remembered facts, recall and context.
 
     Args:

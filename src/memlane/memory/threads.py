@@ -152,9 +152,24 @@ class ThreadsMixin(MemoryBase):
         jobs = self.pipeline.after_messages(key, checked) if checked else []
         return self.store.add_messages(self.agent, key, checked, counts, self._now(), vectors, jobs)
 
-    def history(self, thread: str, limit: int | None = None) -> list[Message]:
-        """The thread's messages in order; with ``limit``, the last ``limit``. Empty for an unknown thread."""
-        return self.store.messages(self.agent, check_key(thread, "thread"), limit=check_count(limit, "limit"))
+    def history(
+        self, thread: str, limit: int | None = None, *, before: int | None = None, after: int | None = None
+    ) -> list[Message]:
+        """The thread's messages in order; with ``limit``, the last ``limit``. Empty for an unknown thread.
+
+        Paging: ``before`` / ``after`` keep only messages whose ``seq`` is below / above the number given
+        (the next page back is ``before=page[0].seq``).
+        """
+        for name, value in (("before", before), ("after", after)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+                raise InvalidInput(f"{name} must be a non-negative integer")
+        return self.store.messages(
+            self.agent,
+            check_key(thread, "thread"),
+            limit=check_count(limit, "limit"),
+            before_seq=before,
+            after_seq=after,
+        )
 
     def thread(self, thread: str) -> Thread:
         """The thread's record.

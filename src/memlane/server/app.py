@@ -1,116 +1,145 @@
-"""The ASGI app: auth, errors as RFC 9457 problem details, request ids, health, and the routes (:mod:`.routes`)."""
+"""The ASGI app of ``memlane serve``: :func:`create_app` wires the routes (each a thin call to the
+:class:`~memlane.Memory` facade), the one auth dependency (:mod:`.auth`), problem details (:mod:`.problems`),
+request ids, body size limits, structured access logs and metrics.
+
+Routes::
+
+    /v1/agents/{agent}/threads ...      threads and messages        (routes_threads)
+    /v1/agents/{agent}/context|recall|facts ...                     (routes_memory)
+    /v1/agents/{agent}/memories|profiles|digests|jobs|usage|export|import|status   (routes_agent)
+    /v1/keys, /v1/db/status             admin                       (routes_admin)
+    /healthz /readyz /metrics           operations, no key
+"""
 
 from __future__ import annotations
 
+import json
 import logging
-import secrets
+import re
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any
+import uuid
 
-from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
-from starlette.exceptions import HTTPException as StarletteHTTPException
+from fastapi import FastAPI
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..errors import (
-    ConfigError,
-    Conflict,
-    Forbidden,
-    InvalidInput,
-    MemlaneError,
-    NotFound,
-    ProviderError,
-    RateLimited,
-    StorageError,
-)
-from ..memory import Memory
-from .routes import router
+from memlane import Memory, __version__
 
-__all__ = ["MAX_BODY_BYTES", "create_app"]
+from . import problems, routes_admin, routes_agent, routes_memory, routes_threads
+from .settings import ServerSettings
+from .state import ServerState
 
-logger = logging.getLogger("memlane.server")
-MAX_BODY_BYTES = 1_048_576  # a request body larger than this is refused with 413
+__all__ = ["create_app"]
 
-_STATUS: tuple[tuple[type[MemlaneError], int], ...] = (
-    (InvalidInput, 422),
-    (NotFound, 404),
-    (Forbidden, 403),
-    (Conflict, 409),
-    (RateLimited, 429),
-    (ProviderError, 503),
-    (StorageError, 503),
-    (ConfigError, 500),
-)
+access_log = logging.getLogger("memlane.server.access")
+_REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 
 
-def problem(status: int, title: str, detail: str, request: Request, **extra: Any) -> JSONResponse:
-    """One error shape for every failure (RFC 9457), with the request's id."""
-    body = {"type": "about:blank", "title": title, "status": status, "detail": detail}
-    body["request_id"] = getattr(request.state, "request_id", None)
-    body.update(extra)
-    return JSONResponse(body, status_code=status, media_type="application/problem+json")
+class _Edge:
+    """Pure ASGI middleware: request id, body size limit (413), access log and metrics for each request."""
+
+    def __init__(self, app: ASGIApp, state: ServerState) -> None:
+        self.app, self.state = app, state
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        given = headers.get("x-request-id", "")
+        request_id = given if _REQUEST_ID.match(given) else uuid.uuid4().hex
+        scope.setdefault("state", {})["request_id"] = request_id
+        limit = self.state.settings.max_body_bytes
+        if scope["path"].endswith("/import"):
+            limit = self.state.settings.max_import_bytes
+        started = time.perf_counter()
+        status = 500
+        too_large = False
+
+        declared = headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > limit:
+            too_large = True
+        received = 0
+
+        async def limited_receive() -> Message:
+            nonlocal received, too_large
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    too_large = True
+                    raise _TooLarge
+            return message
+
+        async def tagged_send(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message.setdefault("headers", [])
+                message["headers"] = [*message["headers"], (b"x-request-id", request_id.encode())]
+            await send(message)
+
+        try:
+            if too_large:
+                await self._problem_413(scope, send, tagged_send, limit)
+            else:
+                try:
+                    await self.app(scope, limited_receive, tagged_send)
+                except _TooLarge:
+                    await self._problem_413(scope, send, tagged_send, limit)
+        finally:
+            elapsed = time.perf_counter() - started
+            route = scope.get("route")
+            template = getattr(route, "path", None) or "unmatched"
+            method = scope.get("method", "-")
+            self.state.metrics.requests.labels(method, template, str(status)).inc()
+            self.state.metrics.latency.labels(method, template).observe(elapsed)
+            caller = (scope.get("state") or {}).get("caller")
+            access_log.info(
+                json.dumps(
+                    {
+                        "event": "request",
+                        "request_id": request_id,
+                        "method": method,
+                        "route": template,
+                        "path": scope["path"],
+                        "status": status,
+                        "ms": round(elapsed * 1000, 2),
+                        "key": getattr(getattr(caller, "key", None), "id", None),
+                    }
+                )
+            )
+
+    async def _problem_413(self, scope: Scope, send: Send, tagged_send: Send, limit: int) -> None:
+        from starlette.requests import Request
+
+        response = problems.problem(Request(scope), 413, f"the request body exceeds {limit} bytes")
+        await response(scope, _drain, tagged_send)
 
 
-def create_app(memory: Memory, *, open_access: bool = False) -> FastAPI:
-    """The app over ``memory`` (its store serves every agent: each request uses ``memory.for_agent``).
+class _TooLarge(Exception):
+    """The body grew past the limit while being read."""
 
-    With ``open_access`` (no keys made yet; the CLI then binds loopback only) every request acts as admin.
+
+async def _drain() -> Message:
+    return {"type": "http.disconnect"}
+
+
+def create_app(memory: Memory, settings: ServerSettings | None = None) -> FastAPI:
+    """The server app over ``memory``'s store (``memory`` stays the caller's to close).
+
+    Every route is under ``/v1``; the OpenAPI document is at ``/openapi.json``, interactive docs at ``/docs``.
     """
+    state = ServerState(memory, settings or ServerSettings())
     app = FastAPI(
         title="memlane",
-        version="1",
-        description="Long-term memory for LLM chat bots and agents. Send `Authorization: Bearer <key>`.",
+        version=__version__,
+        description="Long-term memory for LLM chat bots and agents, over HTTP. Send `Authorization: Bearer <key>` "
+        "(see `memlane keys create`). Errors are RFC 9457 problem details.",
     )
-    app.state.memory = memory
-    app.state.open_access = open_access
-    app.state.agents = {}
-    app.include_router(router)
-
-    @app.middleware("http")
-    async def request_id_and_limits(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        request.state.request_id = request.headers.get("x-request-id") or secrets.token_hex(8)
-        declared = request.headers.get("content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY_BYTES):
-            return problem(413, "Request body too large", f"at most {MAX_BODY_BYTES} bytes", request)
-        started = time.perf_counter()
-        response = await call_next(request)
-        response.headers["x-request-id"] = request.state.request_id
-        logger.info(
-            "%s %s -> %s in %.1f ms (request %s)",
-            request.method,
-            request.url.path,
-            response.status_code,
-            (time.perf_counter() - started) * 1000,
-            request.state.request_id,
-        )
-        return response
-
-    @app.exception_handler(MemlaneError)
-    async def memlane_error(request: Request, exc: MemlaneError) -> JSONResponse:
-        status = next((code for kind, code in _STATUS if isinstance(exc, kind)), 500)
-        headers = {}
-        if isinstance(exc, RateLimited) and exc.retry_after is not None:
-            headers["Retry-After"] = str(int(exc.retry_after) + 1)
-        response = problem(status, type(exc).__name__, " ".join(str(exc).split()), request)
-        response.headers.update(headers)
-        return response
-
-    @app.exception_handler(RequestValidationError)
-    async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
-        errors = [{"loc": list(e.get("loc", ())), "msg": str(e.get("msg", ""))} for e in exc.errors()]
-        return problem(422, "Invalid request", "the request does not match the API", request, errors=errors)
-
-    @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        response = problem(exc.status_code, "HTTP error", str(exc.detail), request)
-        for name, value in (exc.headers or {}).items():
-            response.headers[name] = value
-        return response
-
-    @app.exception_handler(Exception)
-    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
-        logger.exception("request %s failed", getattr(request.state, "request_id", "?"))
-        return problem(500, "Internal error", "the server failed; see its log for the request id", request)
-
+    app.state.memlane = state
+    problems.install(app)
+    for module in (routes_threads, routes_memory, routes_agent, routes_admin):
+        app.include_router(module.router)
+    app.include_router(routes_admin.ops)
+    app.add_middleware(_Edge, state=state)  # type: ignore[arg-type]
     return app

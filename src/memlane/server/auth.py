@@ -1,61 +1,138 @@
-"""Who a request is (its API key) and what it may touch: the one place the service checks access."""
+"""Who is asking, and for whom: the one dependency every route uses (the review UI's pages too).
+
+A request carries ``Authorization: Bearer <key>``. The key's scope decides what it reaches:
+
+    admin   every agent, key management
+    agent   its own agent only, acting for any of its users (the end user comes from an explicit field)
+    user    its own agent and user only: a ``user`` field naming anyone else is refused (403)
+
+While the store holds no active key the server is *open*: requests without a key act as admin (the server
+then listens on loopback only). Each key (or, when open, each client address) has a rate limit: 429 with
+``Retry-After``.
+"""
 
 from __future__ import annotations
 
-from fastapi import Request
-from starlette.exceptions import HTTPException as StarletteHTTPException
+import math
+from dataclasses import dataclass
+from typing import Annotated
 
-from ..errors import Forbidden
-from ..memory import Memory
-from .keys import Principal, hash_key
+from fastapi import Depends, HTTPException, Path, Request
 
-__all__ = ["acting_user", "memory_for", "principal_of"]
+from memlane import Memory
+from memlane.errors import Forbidden, NotFound, Unauthenticated
+from memlane.types import ApiKey, Thread
 
+from .state import ServerState
 
-def principal_of(request: Request) -> Principal:
-    """The caller, from ``Authorization: Bearer <key>``.
+__all__ = ["Caller", "Scoped", "admin_caller", "caller", "scoped", "server_state"]
 
-    Raises:
-        HTTPException 401: no key, an unknown or a revoked one.
-    """
-    if request.app.state.open_access:
-        return Principal("admin")
-    header = request.headers.get("authorization", "")
-    scheme, _, key = header.partition(" ")
-    if scheme.lower() != "bearer" or not key.strip():
-        raise StarletteHTTPException(
-            401, "send an API key: Authorization: Bearer <key>", {"WWW-Authenticate": "Bearer"}
-        )
-    memory: Memory = request.app.state.memory
-    found = memory.store.find_api_key(hash_key(key.strip()))
-    if found is None or found.revoked_at is not None:
-        raise StarletteHTTPException(401, "unknown or revoked API key", {"WWW-Authenticate": "Bearer"})
-    return Principal(found.scope, found.agent, found.user, found.id)
+AgentPath = Annotated[str, Path(min_length=1, max_length=200, pattern=r"^[^\s/]+$", description="The agent.")]
 
 
-def memory_for(request: Request, caller: Principal, agent: str) -> Memory:
-    """The memory of ``agent`` if the caller may use it (one ``Memory`` per agent, kept by the app).
-
-    Raises:
-        Forbidden: the key is for another agent.
-    """
-    if not caller.may_use(agent):
-        raise Forbidden(f"this key is not for agent {agent!r}")
-    agents: dict[str, Memory] = request.app.state.agents
-    if agent not in agents:
-        agents[agent] = request.app.state.memory.for_agent(agent)
-    return agents[agent]
+def server_state(request: Request) -> ServerState:
+    """The process's :class:`ServerState`."""
+    state: ServerState = request.app.state.memlane
+    return state
 
 
-def acting_user(caller: Principal, asked: str | None) -> str | None:
-    """The end user a request acts for: a user key's own user (asking for another is refused), else the
-    user the request names (agent and admin keys act for any user of their agents).
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """The authenticated caller: its key (None when the server is open) and what it may reach."""
+
+    key: ApiKey | None
+    scope: str
+    agent: str | None
+    user: str | None
+
+    def may_reach(self, agent: str) -> bool:
+        """Whether the caller may act in ``agent``."""
+        return self.scope == "admin" or self.agent == agent
+
+
+def caller(request: Request, state: Annotated[ServerState, Depends(server_state)]) -> Caller:
+    """Authenticate the request and apply the key's rate limit.
 
     Raises:
-        Forbidden: a user key asking to act for another user.
+        Unauthenticated: no key (keys are configured), or a bad, revoked or expired key. 429 when limited.
     """
-    if caller.scope == "user":
-        if asked is not None and asked != caller.user:
-            raise Forbidden("a user key acts for its own user only")
-        return caller.user
-    return asked
+    header = request.headers.get("authorization")
+    if header is None:
+        if not state.open_mode():
+            raise Unauthenticated("send an API key: Authorization: Bearer <key>")
+        found = Caller(None, "admin", None, None)
+        bucket = f"open:{request.client.host if request.client else '-'}"
+    else:
+        kind, _, secret = header.partition(" ")
+        if kind.lower() != "bearer" or not secret.strip():
+            raise Unauthenticated("the Authorization header must be 'Bearer <key>'")
+        key = state.memory.authenticate(secret.strip())
+        found = Caller(key, key.scope, key.agent, key.user)
+        bucket = f"key:{key.id}"
+    wait = state.limiter.take(bucket)
+    if wait > 0:
+        raise HTTPException(429, f"rate limit of this key exceeded; retry in {wait:.2f} s",
+                            headers={"Retry-After": str(max(1, math.ceil(wait)))})  # fmt: skip
+    request.state.caller = found
+    return found
+
+
+def admin_caller(who: Annotated[Caller, Depends(caller)]) -> Caller:
+    """The caller, who must hold an admin key. Raises Forbidden."""
+    if who.scope != "admin":
+        raise Forbidden("this needs an admin key")
+    return who
+
+
+@dataclass(frozen=True, slots=True)
+class Scoped:
+    """A request's caller bound to the agent of its path: the memory to call and the user to act for."""
+
+    caller: Caller
+    memory: Memory
+
+    @property
+    def is_user(self) -> bool:
+        """Whether a user key is asking (then everything is limited to that user)."""
+        return self.caller.scope == "user"
+
+    def acting_for(self, user: str | None) -> str | None:
+        """The end user the request acts for: a user key's own user (naming another is Forbidden), else
+        ``user`` as given (None: the agent itself)."""
+        if self.is_user:
+            if user is not None and user != self.caller.user:
+                raise Forbidden(f"this key acts for user {self.caller.user!r} only")
+            return self.caller.user
+        return user
+
+    def require_agent_level(self) -> None:
+        """Refuse user keys (operations on the whole agent: memories, jobs, usage, export ...)."""
+        if self.is_user:
+            raise Forbidden("this needs an agent or admin key")
+
+    def thread_for_user(self, thread: str, *, write: bool = False, must_exist: bool = False) -> Thread | None:
+        """Check a user key may use ``thread``: one it took part in (for ``write`` — reset, delete — one
+        only it took part in). An unknown thread is free to start (or NotFound with ``must_exist``)."""
+        found = self.memory.store.get_thread(self.memory.agent, thread) if self.is_user or must_exist else None
+        if found is None:
+            if must_exist:
+                raise NotFound(f"no thread {thread!r} in agent {self.memory.agent!r}")
+            return None
+        if self.is_user:
+            users = set(found.users)
+            mine = users == {self.caller.user} if write else self.caller.user in users
+            if not mine and not (users == set() and not write):
+                # Not found rather than forbidden: a user key learns nothing of others' threads.
+                raise NotFound(f"no thread {thread!r} in agent {self.memory.agent!r}")
+        return found
+
+
+def scoped(
+    agent: AgentPath,
+    who: Annotated[Caller, Depends(caller)],
+    state: Annotated[ServerState, Depends(server_state)],
+) -> Scoped:
+    """The caller bound to ``agent`` (from the path). Raises Forbidden for another agent's key."""
+    if not who.may_reach(agent):
+        raise Forbidden(f"this key is for agent {who.agent!r}, not {agent!r}")
+    return Scoped(who, state.view(agent))

@@ -119,25 +119,6 @@ class Store(ABC):
     def set_meta(self, key: str, value: str) -> None:
         """Set a value of the store's key/value table."""
 
-    # -- API keys of the HTTP service (store-wide: several servers may share one store) -------------
-    @abstractmethod
-    def add_api_key(
-        self, key_hash: str, scope: str, agent: str | None, user: str | None, label: str | None, now: datetime
-    ) -> ApiKey:
-        """Store a new key by its hash (the key itself is never stored). Raises Conflict on a duplicate hash."""
-
-    @abstractmethod
-    def find_api_key(self, key_hash: str) -> ApiKey | None:
-        """The key with this hash, revoked or not; None if there is none."""
-
-    @abstractmethod
-    def list_api_keys(self) -> list[ApiKey]:
-        """Every key, oldest first."""
-
-    @abstractmethod
-    def revoke_api_key(self, key_id: int, now: datetime) -> ApiKey:
-        """Revoke a key (idempotent). Raises NotFound."""
-
     @abstractmethod
     def list_agents(self) -> list[str]:
         """The names of every agent the store holds anything of, in code point order."""
@@ -512,6 +493,34 @@ class Store(ABC):
     @abstractmethod
     def usage_totals(self, agent: str | None, *, since: datetime | None = None) -> list[UsageTotals]:
         """Totals per (agent, operation) of the records at or after ``since``, of one agent or all."""
+
+    # -- API keys (the HTTP server's credentials; store-wide, not per agent) -------------------------
+    @abstractmethod
+    def create_api_key(
+        self,
+        key_hash: str,
+        prefix: str,
+        scope: str,
+        *,
+        agent: str | None,
+        user: str | None,
+        label: str | None,
+        now: datetime,
+        expires_at: datetime | None = None,
+    ) -> ApiKey:
+        """Store a new key by its hash. Raises Conflict if the hash is already stored."""
+
+    @abstractmethod
+    def list_api_keys(self, *, include_revoked: bool = False) -> list[ApiKey]:
+        """Every key, oldest first (revoked ones only with ``include_revoked``)."""
+
+    @abstractmethod
+    def revoke_api_key(self, key_id: int, now: datetime) -> ApiKey:
+        """Mark a key revoked (idempotent: an already revoked key keeps its time). Raises NotFound."""
+
+    @abstractmethod
+    def api_key_by_hash(self, key_hash: str) -> ApiKey | None:
+        """The key stored with this hash (revoked or expired too: the caller decides), or None."""
 
     # -- export / import ------------------------------------------------------------------------
     @abstractmethod

@@ -360,6 +360,12 @@ CREATE TABLE IF NOT EXISTS api_keys (
 );
 """
 
+# Migration 13: a key's first characters and an optional expiry (see SQLite's).
+_API_KEY_EXPIRY = """
+ALTER TABLE api_keys ADD COLUMN IF NOT EXISTS prefix text NOT NULL DEFAULT '';
+ALTER TABLE api_keys ADD COLUMN IF NOT EXISTS expires_at timestamptz;
+"""
+
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial schema", _INITIAL),
     (2, "embeddings", _VECTORS),
@@ -373,4 +379,5 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (10, "platform message ids", _EXTERNAL_IDS),
     (11, "user records", _USER_RECORDS),
     (12, "API keys of the HTTP service", _API_KEYS),
+    (13, "API key prefixes and expiry", _API_KEY_EXPIRY),
 )

@@ -41,13 +41,13 @@ from psycopg import sql
 from psycopg.adapt import AdaptersMap
 from psycopg_pool import ConnectionPool, PoolClosed, PoolTimeout
 
-from ...errors import Conflict, DatabaseLocked, InvalidInput, NotFound, StorageError
-from ...types import ApiKey
+from ...errors import DatabaseLocked, InvalidInput, StorageError
 from ..base import Store, StoreStatus
 from .common import Conn, T, Vector, VectorDumper, one_row
 from .exchange import PostgresExchange
 from .facts import PostgresFacts
 from .jobs import PostgresJobs
+from .keys import PostgresKeys
 from .schema import MIGRATIONS
 from .search import CommonTerms, PostgresSearch
 from .summaries import PostgresSummaries
@@ -83,6 +83,7 @@ class PostgresStore(
     PostgresSearch,
     PostgresJobs,
     PostgresUsage,
+    PostgresKeys,
     PostgresExchange,
     Store,
 ):
@@ -278,50 +279,6 @@ class PostgresStore(
                 (key, value),
             ),
         )
-
-    # -- API keys -------------------------------------------------------------------------------
-    _KEY_SELECT = "SELECT id, scope, agent, user_id, label, created_at, revoked_at FROM api_keys "
-
-    def _keys(self, where: str, params: Sequence[Any]) -> list[ApiKey]:
-        def read(conn: Conn) -> list[ApiKey]:
-            rows = conn.execute(self._KEY_SELECT + where, params).fetchall()
-            return [ApiKey(int(r[0]), r[1], r[2], r[3], r[4], r[5], r[6]) for r in rows]
-
-        return self._run("read API keys", read, write=False)
-
-    def add_api_key(
-        self, key_hash: str, scope: str, agent: str | None, user: str | None, label: str | None, now: datetime
-    ) -> ApiKey:
-        def write(conn: Conn) -> int:
-            row = conn.execute(
-                "INSERT INTO api_keys (key_hash, scope, agent, user_id, label, created_at) VALUES (%s,%s,%s,%s,%s,%s) "
-                "ON CONFLICT (key_hash) DO NOTHING RETURNING id",
-                (key_hash, scope, agent, user, label, now),
-            ).fetchone()
-            if row is None:
-                raise Conflict("an API key with this hash exists")
-            return int(row[0])
-
-        return self._keys("WHERE id = %s", (self._run("store an API key", write),))[0]
-
-    def find_api_key(self, key_hash: str) -> ApiKey | None:
-        found = self._keys("WHERE key_hash = %s", (key_hash,))
-        return found[0] if found else None
-
-    def list_api_keys(self) -> list[ApiKey]:
-        return self._keys("ORDER BY id", ())
-
-    def revoke_api_key(self, key_id: int, now: datetime) -> ApiKey:
-        self._run(
-            "revoke an API key",
-            lambda conn: conn.execute(
-                "UPDATE api_keys SET revoked_at = coalesce(revoked_at, %s) WHERE id = %s", (now, key_id)
-            ),
-        )
-        found = self._keys("WHERE id = %s", (key_id,))
-        if not found:
-            raise NotFound(f"no API key {key_id}")
-        return found[0]
 
     # -- agents -------------------------------------------------------------------------------
     def list_agents(self) -> list[str]:

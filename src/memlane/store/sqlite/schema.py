@@ -412,6 +412,17 @@ CREATE TABLE IF NOT EXISTS api_keys (
 );
 """
 
+
+def _api_key_expiry(conn: sqlite3.Connection) -> None:
+    """Migration 13: a key's first characters (to tell keys apart in listings) and an optional expiry (each
+    column only if missing: SQLite has no ADD COLUMN IF NOT EXISTS)."""
+    have = {str(row[1]) for row in conn.execute("PRAGMA table_info(api_keys)")}
+    if "prefix" not in have:
+        conn.execute("ALTER TABLE api_keys ADD COLUMN prefix TEXT NOT NULL DEFAULT ''")
+    if "expires_at" not in have:
+        conn.execute("ALTER TABLE api_keys ADD COLUMN expires_at TEXT")
+
+
 #: (version, name, SQL). Append only.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial schema", _INITIAL),
@@ -426,8 +437,9 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (10, "platform message ids", _EXTERNAL_IDS),
     (11, "user records", _USER_RECORDS),
     (12, "API keys of the HTTP service", _API_KEYS),
+    (13, "API key prefixes and expiry", ""),  # Python: _api_key_expiry
 )
 
 #: Work in Python that follows a migration's SQL, in the same transaction (on a connection with
 #: :func:`register_functions`): what a script cannot compute.
-MIGRATION_STEPS: dict[int, Callable[[sqlite3.Connection], None]] = {5: _index_message_terms}
+MIGRATION_STEPS: dict[int, Callable[[sqlite3.Connection], None]] = {5: _index_message_terms, 13: _api_key_expiry}

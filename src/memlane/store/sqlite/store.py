@@ -27,14 +27,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ...errors import Conflict, DatabaseLocked, InvalidInput, NotFound, StorageError
-from ...types import ApiKey
-from .._common import fmt_time, parse_time
+from ...errors import DatabaseLocked, InvalidInput, StorageError
+from .._common import fmt_time
 from ..base import Store, StoreStatus
 from .embeddings import SQLiteEmbeddings
 from .exchange import SQLiteExchange
 from .facts import SQLiteFacts
 from .jobs import SQLiteJobs
+from .keys import SQLiteKeys
 from .schema import MIGRATION_STEPS, MIGRATIONS, register_functions
 from .search import SQLiteSearch
 from .summaries import SQLiteSummaries
@@ -61,6 +61,7 @@ class SQLiteStore(
     SQLiteExchange,
     SQLiteJobs,
     SQLiteUsage,
+    SQLiteKeys,
     Store,
 ):
     """A memlane store in one SQLite file (created with its directory if missing)."""
@@ -244,47 +245,6 @@ class SQLiteStore(
                 "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 (key, value),
             )
-
-    # -- API keys -------------------------------------------------------------------------------------
-    _KEY_COLS = "id, scope, agent, user_id, label, created_at, revoked_at"
-
-    @staticmethod
-    def _key(row: Sequence[Any]) -> ApiKey:
-        return ApiKey(int(row[0]), row[1], row[2], row[3], row[4], parse_time(row[5]), parse_time(row[6]))  # type: ignore[arg-type]
-
-    def add_api_key(
-        self, key_hash: str, scope: str, agent: str | None, user: str | None, label: str | None, now: datetime
-    ) -> ApiKey:
-        try:
-            with self._write() as conn:
-                cur = conn.execute(
-                    "INSERT INTO api_keys (key_hash, scope, agent, user_id, label, created_at) VALUES (?,?,?,?,?,?)",
-                    (key_hash, scope, agent, user, label, fmt_time(now)),
-                )
-                key_id = int(cur.lastrowid or 0)
-        except StorageError as exc:
-            raise Conflict("an API key with this hash exists") from exc
-        return self._keys("WHERE id = ?", (key_id,))[0]
-
-    def _keys(self, where: str, params: Sequence[Any]) -> list[ApiKey]:
-        return [self._key(r) for r in self._query(f"SELECT {self._KEY_COLS} FROM api_keys {where}", params)]  # noqa: S608
-
-    def find_api_key(self, key_hash: str) -> ApiKey | None:
-        found = self._keys("WHERE key_hash = ?", (key_hash,))
-        return found[0] if found else None
-
-    def list_api_keys(self) -> list[ApiKey]:
-        return self._keys("ORDER BY id", ())
-
-    def revoke_api_key(self, key_id: int, now: datetime) -> ApiKey:
-        with self._write() as conn:
-            conn.execute(
-                "UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?", (fmt_time(now), key_id)
-            )
-        found = self._keys("WHERE id = ?", (key_id,))
-        if not found:
-            raise NotFound(f"no API key {key_id}")
-        return found[0]
 
     # -- agents -------------------------------------------------------------------------------------
     def list_agents(self) -> list[str]:

@@ -1,0 +1,246 @@
+"""``memlane.Client`` and ``memlane.AsyncClient``: :class:`~memlane.Memory`'s methods over HTTP.
+
+Both send the calls of :mod:`.calls` (one mapping, shared) with httpx and turn a problem-details error back
+into the memlane error the server mapped it from, so code written against ``Memory`` handles the same
+exceptions. Moving a bot from embedded to remote is one line::
+
+    mem = Memory("bot.db", agent="my-bot")                        # embedded
+    mem = Client("http://127.0.0.1:8080", key, agent="my-bot")    # remote
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import json
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from pathlib import Path
+from typing import IO, Any
+from urllib.parse import quote
+
+import httpx
+
+from ..errors import (
+    Conflict,
+    Forbidden,
+    InvalidInput,
+    MemlaneError,
+    NotFound,
+    ProviderError,
+    RateLimited,
+    StorageError,
+    Unauthenticated,
+)
+from .calls import CALLS, Call, import_text
+
+__all__ = ["AsyncClient", "Client"]
+
+_ERRORS: dict[int, type[MemlaneError]] = {
+    400: InvalidInput,
+    401: Unauthenticated,
+    403: Forbidden,
+    404: NotFound,
+    409: Conflict,
+    413: InvalidInput,
+    422: InvalidInput,
+    502: ProviderError,
+    503: StorageError,
+}
+
+
+def _error(response: httpx.Response) -> MemlaneError:
+    try:
+        detail = str(response.json().get("detail") or response.reason_phrase)
+    except (ValueError, AttributeError):
+        detail = response.text[:300] or response.reason_phrase
+    if response.status_code == 429:
+        retry = response.headers.get("retry-after", "")
+        return RateLimited(detail, retry_after=float(retry) if retry.replace(".", "", 1).isdigit() else None)
+    return _ERRORS.get(response.status_code, MemlaneError)(f"{detail} (HTTP {response.status_code})")
+
+
+class _Base:
+    def __init__(self, url: str, key: str | None, agent: str) -> None:
+        self.url = url.rstrip("/")
+        self.agent = agent
+        self._headers = {"Authorization": f"Bearer {key}"} if key else {}
+
+    def _request(self, call: Call) -> dict[str, Any]:
+        headers = dict(self._headers)
+        if call.content_type:
+            headers["content-type"] = call.content_type
+        path = "/".join(quote(part, safe="") if i else part for i, part in enumerate(call.path.split("/")))
+        if not call.root:
+            path = "/v1/agents/" + quote(self.agent, safe="") + path
+        return {"method": call.method, "url": self.url + path, "params": call.params, "headers": headers,
+                "json": call.body, "content": call.content}  # fmt: skip
+
+    @staticmethod
+    def _decode(call: Call, response: httpx.Response) -> Any:
+        if response.status_code >= 400:
+            raise _error(response)
+        return call.decode(None if response.status_code == 204 else response.json())
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.url!r}, agent={self.agent!r})"
+
+
+def _sync(name: str, builder: Callable[..., Call]) -> Callable[..., Any]:
+    @functools.wraps(builder)
+    def method(self: Client, *args: Any, **kwargs: Any) -> Any:
+        return self._send(builder(*args, **kwargs))
+
+    method.__doc__ = f"Like :meth:`memlane.Memory.{name}`, over HTTP."
+    return _with_self(method, builder)
+
+
+def _async(name: str, builder: Callable[..., Call]) -> Callable[..., Any]:
+    @functools.wraps(builder)
+    async def method(self: AsyncClient, *args: Any, **kwargs: Any) -> Any:
+        return await self._send(builder(*args, **kwargs))
+
+    method.__doc__ = f"Like :meth:`memlane.Memory.{name}`, over HTTP (a coroutine)."
+    return _with_self(method, builder)
+
+
+def _with_self(method: Callable[..., Any], builder: Callable[..., Call]) -> Callable[..., Any]:
+    """Give ``method`` the builder's parameters after ``self`` (what help() and IDEs show)."""
+    del method.__wrapped__  # type: ignore[attr-defined]
+    own = inspect.signature(builder)
+    self_param = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    method.__signature__ = own.replace(  # type: ignore[attr-defined]
+        parameters=[self_param, *own.parameters.values()], return_annotation=inspect.Signature.empty
+    )
+    return method
+
+
+class Client(_Base):
+    """:class:`~memlane.Memory`'s methods, same names, arguments and return types, served by ``memlane serve``.
+
+    Args:
+        url: the server, e.g. ``http://127.0.0.1:8080``.
+        key: an API key (``memlane keys create``); None for a server without keys.
+        agent: the agent whose memory to use (a user or agent key must be for it).
+        timeout: seconds per request. http: an httpx.Client to use (e.g. a test client).
+
+    Raises (from every method): the memlane error the server answered with (InvalidInput, NotFound,
+    Forbidden, Unauthenticated, Conflict, StorageError, ProviderError, RateLimited).
+    """
+
+    def __init__(
+        self, url: str, key: str | None = None, *, agent: str = "default", timeout: float = 30.0,
+        http: httpx.Client | None = None,
+    ) -> None:  # fmt: skip
+        super().__init__(url, key, agent)
+        self._owns = http is None
+        self.http = http or httpx.Client(timeout=timeout, trust_env=False)
+
+    def _send(self, call: Call) -> Any:
+        return self._decode(call, self.http.request(**self._request(call)))
+
+    def export_records(self, threads: Sequence[str] | None = None) -> Iterator[dict[str, Any]]:
+        """Like :meth:`memlane.Memory.export_records`: the agent's records, streamed."""
+        call = CALLS_EXPORT(threads)
+        with self.http.stream(**self._request(call)) as response:
+            if response.status_code >= 400:
+                response.read()
+                raise _error(response)
+            for line in response.iter_lines():
+                if line.strip():
+                    yield json.loads(line)
+
+    def export(self, target: str | Path | IO[str], *, threads: Sequence[str] | None = None) -> int:
+        """Like :meth:`memlane.Memory.export`: write the JSON Lines export; returns records written."""
+        return _write(target, self.export_records(threads))
+
+    def import_(self, source: str | Path | IO[str], *, on_conflict: str = "error") -> dict[str, int]:
+        """Like :meth:`memlane.Memory.import_`: load an export into the agent (in one transaction)."""
+        result: dict[str, int] = self._send(import_text(_read(source), on_conflict=on_conflict))
+        return result
+
+    def close(self) -> None:
+        """Close the connection pool (unless ``http`` was handed in)."""
+        if self._owns:
+            self.http.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class AsyncClient(_Base):
+    """:class:`Client` with coroutines: the same calls (one shared mapping), sent with ``httpx.AsyncClient``."""
+
+    def __init__(
+        self, url: str, key: str | None = None, *, agent: str = "default", timeout: float = 30.0,
+        http: httpx.AsyncClient | None = None,
+    ) -> None:  # fmt: skip
+        super().__init__(url, key, agent)
+        self._owns = http is None
+        self.http = http or httpx.AsyncClient(timeout=timeout, trust_env=False)
+
+    async def _send(self, call: Call) -> Any:
+        return self._decode(call, await self.http.request(**self._request(call)))
+
+    async def export_records(self, threads: Sequence[str] | None = None) -> AsyncIterator[dict[str, Any]]:
+        """Like :meth:`memlane.Memory.export_records`, as an async iterator."""
+        call = CALLS_EXPORT(threads)
+        async with self.http.stream(**self._request(call)) as response:
+            if response.status_code >= 400:
+                await response.aread()
+                raise _error(response)
+            async for line in response.aiter_lines():
+                if line.strip():
+                    yield json.loads(line)
+
+    async def export(self, target: str | Path | IO[str], *, threads: Sequence[str] | None = None) -> int:
+        """Like :meth:`memlane.Memory.export`."""
+        lines = [record async for record in self.export_records(threads)]
+        return _write(target, iter(lines))
+
+    async def import_(self, source: str | Path | IO[str], *, on_conflict: str = "error") -> dict[str, int]:
+        """Like :meth:`memlane.Memory.import_`."""
+        result: dict[str, int] = await self._send(import_text(_read(source), on_conflict=on_conflict))
+        return result
+
+    async def aclose(self) -> None:
+        """Close the connection pool (unless ``http`` was handed in)."""
+        if self._owns:
+            await self.http.aclose()
+
+    async def __aenter__(self) -> AsyncClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+
+def _write(target: str | Path | IO[str], records: Iterator[dict[str, Any]]) -> int:
+    count = 0
+    out = open(target, "w", encoding="utf-8") if isinstance(target, str | Path) else target  # noqa: SIM115
+    try:
+        for record in records:
+            out.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+            count += 1
+    finally:
+        if out is not target:
+            out.close()
+    return count
+
+
+def _read(source: str | Path | IO[str]) -> str:
+    if isinstance(source, str | Path):
+        try:
+            return Path(source).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise InvalidInput(f"cannot open {source}: {exc}") from exc
+    return source.read()
+
+
+from .calls import export_records as CALLS_EXPORT  # noqa: E402
+
+for _name, _builder in CALLS.items():
+    setattr(Client, _name, _sync(_name, _builder))
+    setattr(AsyncClient, _name, _async(_name, _builder))

@@ -1,0 +1,124 @@
+"""Errors as RFC 9457 problem details: one JSON shape for every error response, never a traceback.
+
+memlane's exception tree maps to a status (by type, never by message)::
+
+    InvalidInput 422 · Unauthenticated 401 · Forbidden 403 · NotFound 404 · Conflict 409
+    StorageError 503 · ProviderError 502 · any other error 500 (logged with its request id)
+
+The server itself adds 400 (malformed JSON), 413 (body too large), 422 (a body or parameter that does not
+fit the schema) and 429 (rate limit, with ``Retry-After``).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from memlane.errors import (
+    ConfigError,
+    Conflict,
+    Forbidden,
+    InvalidInput,
+    MemlaneError,
+    NotFound,
+    ProviderError,
+    StorageError,
+    Unauthenticated,
+)
+
+__all__ = ["PROBLEM_JSON", "install", "problem", "status_for"]
+
+PROBLEM_JSON = "application/problem+json"
+logger = logging.getLogger("memlane.server")
+
+_STATUS: tuple[tuple[type[MemlaneError], int], ...] = (
+    (InvalidInput, 422),
+    (ConfigError, 422),  # e.g. an unknown search preset named in a request
+    (Unauthenticated, 401),
+    (Forbidden, 403),
+    (NotFound, 404),
+    (Conflict, 409),
+    (StorageError, 503),
+    (ProviderError, 502),
+)
+_TITLES = {
+    400: "Bad request",
+    401: "Unauthenticated",
+    403: "Forbidden",
+    404: "Not found",
+    405: "Method not allowed",
+    409: "Conflict",
+    413: "Request body too large",
+    422: "Invalid input",
+    429: "Too many requests",
+    500: "Internal error",
+    502: "Provider error",
+    503: "Storage unavailable",
+}
+
+
+def status_for(exc: MemlaneError) -> int:
+    """The HTTP status of a memlane error."""
+    for kind, status in _STATUS:
+        if isinstance(exc, kind):
+            return status
+    return 500
+
+
+def problem(
+    request: Request | None, status: int, detail: str, *, headers: dict[str, str] | None = None, **extra: Any
+) -> JSONResponse:
+    """A problem-details response (``type`` is ``about:blank``: the status says what kind of problem)."""
+    body: dict[str, Any] = {"type": "about:blank", "title": _TITLES.get(status, "Error"), "status": status}
+    body["detail"] = detail
+    if request is not None:
+        body["instance"] = request.url.path
+        request_id = getattr(request.state, "request_id", None)
+        if request_id:
+            body["request_id"] = request_id
+    body.update(extra)
+    out = dict(headers or {})
+    if status == 401:
+        out.setdefault("WWW-Authenticate", 'Bearer realm="memlane"')
+    return JSONResponse(body, status_code=status, headers=out, media_type=PROBLEM_JSON)
+
+
+def install(app: FastAPI) -> None:
+    """Map every error the app can raise to a problem-details response."""
+
+    @app.exception_handler(MemlaneError)
+    async def memlane_error(request: Request, exc: MemlaneError) -> JSONResponse:
+        status = status_for(exc)
+        if status >= 500:
+            logger.warning("request %s failed: %s: %s", _rid(request), type(exc).__name__, exc)
+        return problem(request, status, " ".join(str(exc).split()) or type(exc).__name__)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = [
+            {"loc": [str(p) for p in e.get("loc", ())], "msg": str(e.get("msg", "")), "type": str(e.get("type", ""))}
+            for e in exc.errors()
+        ]
+        if any(e["type"] == "json_invalid" for e in errors):
+            return problem(request, 400, "the request body is not valid JSON", errors=errors)
+        first = errors[0] if errors else {"loc": [], "msg": "invalid request"}
+        where = ".".join(first["loc"])
+        return problem(request, 422, f"{where}: {first['msg']}" if where else first["msg"], errors=errors)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return problem(request, exc.status_code, str(exc.detail), headers=dict(exc.headers or {}))
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
+        logger.exception("request %s raised", _rid(request))
+        return problem(request, 500, "internal error (see the server log for this request id)")
+
+
+def _rid(request: Request) -> str:
+    return str(getattr(request.state, "request_id", "-"))

@@ -1,0 +1,80 @@
+"""Store-wide routes: API keys and ``db status`` (admin keys), and the operations endpoints
+``/healthz``, ``/readyz`` and ``/metrics`` (no key needed)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Path, Response
+
+from memlane.store import StoreStatus
+from memlane.types import ApiKey
+
+from .auth import Caller, admin_caller, server_state
+from .metrics import render_metrics
+from .schemas import PROBLEMS, KeyBody
+from .state import ServerState
+
+__all__ = ["ops", "router"]
+
+router = APIRouter(prefix="/v1", tags=["admin"], responses=PROBLEMS)
+ops = APIRouter(tags=["operations"])
+Admin = Annotated[Caller, Depends(admin_caller)]
+State = Annotated[ServerState, Depends(server_state)]
+
+
+@router.get("/keys", summary="Every API key (never the keys themselves)")
+def list_keys(_: Admin, state: State, include_revoked: bool = False) -> list[ApiKey]:
+    return state.memory.api_keys(include_revoked=include_revoked)
+
+
+@router.post("/keys", status_code=201, summary="Create an API key; the response holds it, once, in `key`")
+def create_key(_: Admin, state: State, body: KeyBody) -> dict[str, Any]:
+    new = state.memory.create_api_key(
+        body.scope, agent=body.agent, user=body.user, label=body.label, expires_at=body.expires_at
+    )
+    return {"record": new.record, "key": new.key}
+
+
+@router.delete("/keys/{key_id}", summary="Revoke an API key")
+def revoke_key(_: Admin, state: State, key_id: Annotated[int, Path(ge=1, le=2**62)]) -> ApiKey:
+    return state.memory.revoke_api_key(key_id)
+
+
+@router.get("/usage", summary="LLM usage of every agent per operation, since a time (admin keys)")
+def all_usage(_: Admin, state: State, since: datetime | None = None) -> dict[str, Any]:
+    return {"since": since, "usage": state.memory.usage_totals(since, all_agents=True)}
+
+
+@router.get("/db/status", summary="The store: backend, location, schema version, row counts (memlane db status)")
+def db_status(_: Admin, state: State) -> StoreStatus:
+    return state.memory.status(all_agents=True)
+
+
+@ops.get("/healthz", summary="The process is up")
+def healthz() -> dict[str, str]:
+    return {"status": "ok"}
+
+
+@ops.get(
+    "/readyz", summary="The store answers and its schema is current", responses={503: {"description": "Not ready"}}
+)
+def readyz(state: State, response: Response) -> dict[str, Any]:
+    try:
+        version, newest = state.memory.schema_versions()
+    except Exception as exc:  # any failure to reach the store means not ready
+        response.status_code = 503
+        return {"status": "unavailable", "detail": f"{type(exc).__name__}: {exc}"}
+    if version != newest:
+        response.status_code = 503
+        return {"status": "migrations pending", "schema_version": version, "expected": newest}
+    return {"status": "ready", "schema_version": version, "backend": state.memory.store.backend}
+
+
+@ops.get(
+    "/metrics", summary="Prometheus metrics", response_class=Response, responses={200: {"content": {"text/plain": {}}}}
+)
+def metrics(state: State) -> Response:
+    body, content_type = render_metrics(state)
+    return Response(body, media_type=content_type)

@@ -1,0 +1,217 @@
+"""Request bodies (pydantic, unknown fields refused) and the response shapes that are not memlane's own
+dataclasses. Responses of stored things (threads, messages, facts, hits, jobs ...) are those dataclasses as
+JSON, so :class:`memlane.Client` rebuilds the very types :class:`memlane.Memory` returns."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from memlane.types import Fact, FactChange, Hit, Message, Summary
+
+__all__ = [
+    "PROBLEMS",
+    "ContextBody",
+    "ContextOut",
+    "Deleted",
+    "FactBody",
+    "FactOut",
+    "FactPatch",
+    "KeyBody",
+    "MemoryOut",
+    "MessageBody",
+    "MessagesBody",
+    "Problem",
+    "RecallBody",
+    "SectionOut",
+    "ThreadBody",
+    "VisibilityBody",
+]
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ThreadBody(Body):
+    """Create a thread or set its system prompt / metadata."""
+
+    system_prompt: str | None = None
+    metadata: dict[str, Any] | None = None
+
+
+class MessageBody(Body):
+    """One message (``Memory.add_message``'s arguments). ``user``: the end user who wrote it."""
+
+    role: Literal["user", "assistant", "system", "tool"]
+    content: str | None = None
+    user: str | None = Field(None, min_length=1, max_length=200)
+    name: str | None = None
+    tool_calls: list[dict[str, Any]] | None = None
+    tool_call_id: str | None = None
+    created_at: datetime | None = None
+    metadata: dict[str, Any] | None = None
+
+
+class OneMessageBody(MessageBody):
+    """One message; ``external_id``: the chat platform's id of it (a message delivered twice is stored once)."""
+
+    external_id: str | None = Field(None, min_length=1, max_length=200)
+
+
+class MessagesBody(Body):
+    """Several messages appended in one transaction (all or none)."""
+
+    messages: list[MessageBody] = Field(min_length=1, max_length=1000)
+
+
+class ContextBody(Body):
+    """``Memory.context``'s arguments."""
+
+    query: str | None = None
+    user: str | None = Field(None, min_length=1, max_length=200)
+    budget: int | None = Field(None, ge=1)
+    system_prompt: str | None = None
+
+
+class RecallBody(Body):
+    """``Memory.recall``'s arguments (every filter)."""
+
+    query: str = Field(min_length=1)
+    user: str | None = Field(None, min_length=1, max_length=200)
+    thread: str | None = Field(None, min_length=1, max_length=200)
+    limit: int = Field(5, ge=1, le=100)
+    kinds: list[Literal["message", "fact", "summary"]] | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    include_superseded: bool = False
+    metadata: dict[str, str | int | float | bool | None] | None = None
+    preset: str | None = Field(None, min_length=1, max_length=100)
+    now: datetime | None = None
+    group_by: Literal["thread"] | None = None
+
+
+class FactBody(Body):
+    """``Memory.remember``'s arguments."""
+
+    content: str
+    user: str | None = Field(None, min_length=1, max_length=200)
+    category: str = "fact"
+    importance: int = 3
+    visibility: Literal["private", "shared"] | None = None
+    subject: str | None = Field(None, min_length=1, max_length=200)
+    metadata: dict[str, Any] | None = None
+    thread: str | None = Field(None, min_length=1, max_length=200)
+
+
+class FactPatch(Body):
+    """What ``Memory.update_fact`` changes; ``user`` acts as the owner."""
+
+    content: str | None = None
+    category: str | None = None
+    importance: int | None = None
+    visibility: Literal["private", "shared"] | None = None
+    subject: str | None = Field(None, min_length=1, max_length=200)
+    metadata: dict[str, Any] | None = None
+    user: str | None = Field(None, min_length=1, max_length=200)
+
+
+class VisibilityBody(Body):
+    """Share a fact with every user of the agent, or make it private again (seed 004)."""
+
+    visibility: Literal["private", "shared"]
+    user: str | None = Field(None, min_length=1, max_length=200)
+
+
+class KeyBody(Body):
+    """A new API key (admin only)."""
+
+    scope: Literal["admin", "agent", "user"]
+    agent: str | None = Field(None, min_length=1, max_length=200)
+    user: str | None = Field(None, min_length=1, max_length=200)
+    label: str | None = Field(None, max_length=200)
+    expires_at: datetime | None = None
+
+
+class SectionOut(BaseModel):
+    """One section of the context's system message, with its size in tokens."""
+
+    title: str
+    lines: list[str]
+    tokens: int
+
+
+class ContextOut(BaseModel):
+    """A context: the OpenAI-style messages, the sections with token counts, and what it is made of."""
+
+    openai_messages: list[dict[str, Any]]
+    sections: list[SectionOut]
+    system_prompt: str
+    summaries: list[Summary]
+    facts: list[Fact]
+    recalled: list[Hit]
+    messages: list[Message]
+    budget: int
+    encoding: str
+    tokens: int
+    dropped_messages: int
+    extra_sections: list[tuple[str, list[str]]]
+
+
+class FactOut(BaseModel):
+    """A fact with its change history."""
+
+    fact: Fact
+    history: list[FactChange]
+
+
+class MemoryOut(BaseModel):
+    """One agent memory in seed 001's shape (plus memlane's own fields)."""
+
+    id: int
+    content: str
+    createdAt: datetime
+    updatedAt: datetime
+    sourceConversationId: str | None
+    metadata: dict[str, Any]
+    summary: Summary = Field(description="The memory as memlane stores it (what Memory.list_memories returns).")
+
+
+class Problem(BaseModel):
+    """An error (RFC 9457 problem details)."""
+
+    type: str = "about:blank"
+    title: str
+    status: int
+    detail: str
+    instance: str | None = None
+    request_id: str | None = None
+    errors: list[dict[str, Any]] | None = None
+
+
+_PROBLEM = {"model": Problem, "content": {"application/problem+json": {}}}
+#: The error answers every route may give, documented in the OpenAPI document.
+PROBLEMS: dict[int | str, dict[str, Any]] = {
+    status: {**_PROBLEM, "description": text}
+    for status, text in (
+        (400, "Malformed JSON"),
+        (401, "Missing, unknown, revoked or expired API key"),
+        (403, "The key may not do this"),
+        (404, "Not found"),
+        (409, "Conflict with what is stored"),
+        (413, "Request body too large"),
+        (422, "Invalid input"),
+        (429, "Rate limit exceeded (see Retry-After)"),
+        (502, "LLM or embedding provider failed"),
+        (503, "Storage unavailable"),
+    )
+}
+
+
+class Deleted(BaseModel):
+    """Seed 001's answer to a delete."""
+
+    success: bool
+    deletedCount: int

@@ -1,0 +1,178 @@
+"""``memlane.Client`` / ``AsyncClient`` against a real server on loopback: the same scenario through ``Memory``
+and through ``Client`` gives the same results (same types, same values), errors come back as memlane errors,
+and the async twin matches the sync client."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import inspect
+import io
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+
+from conftest import FakeClock
+from memlane import AsyncClient, Client, Forbidden, InvalidInput, Memory, NotFound, load_settings
+from memlane.client.calls import CALLS
+from memlane.server import ServerSettings, create_app
+
+WEATHER_CALL = {"id": "c1", "type": "function", "function": {"name": "weather", "arguments": "{}"}}
+
+
+def _memory(path: Path, clock: FakeClock) -> Memory:
+    return Memory(path, agent="bot", settings=load_settings(embedder="none", worker="none"), llm=None, clock=clock)
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[str, Memory, FakeClock]]:
+    clock = FakeClock()
+    mem = _memory(tmp_path / "server.db", clock)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(
+        uvicorn.Config(create_app(mem, ServerSettings(rate_limit=0)), host="127.0.0.1", port=port, log_level="warning")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{url}/readyz", trust_env=False).status_code == 200:
+                break
+        except httpx.HTTPError:
+            time.sleep(0.05)
+    try:
+        yield url, mem, clock
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        mem.close()
+
+
+def scenario(m: Any, clock: FakeClock) -> list[Any]:
+    """A bot's day, through any object with Memory's methods; returns everything it got back."""
+    out: list[Any] = []
+    out.append(m.set_thread("t1", system_prompt="You are a helpful assistant.", metadata={"channel": "web"}))
+    out.append(m.add_message("t1", "user", "Hi, I'm Alice and I love hiking in the Alps", user="alice"))
+    clock.advance(minutes=1)
+    out.append(m.add_messages("t1", [
+        {"role": "assistant", "content": "", "tool_calls": [WEATHER_CALL]},
+        {"role": "tool", "content": "sunny", "tool_call_id": "c1"},
+        {"role": "assistant", "content": "It will be sunny for your hike."},
+    ]))  # fmt: skip
+    out.append(m.add_message("t2", "user", "Bob here, I collect stamps", user="bob"))
+    out.append(m.history("t1"))
+    out.append(m.history("t1", 2, before=4))
+    out.append(m.thread("t1"))
+    out.append(m.threads())
+    out.append(m.threads("alice"))
+    fact = m.remember("Alice is vegetarian", user="alice", category="preference", importance=4)
+    out.append(fact)
+    out.append(m.remember("The office opens at 9", category="fact"))
+    out.append(m.update_fact(fact.id, content="Alice is vegan", user="alice"))
+    out.append(m.update_fact(fact.id, visibility="shared", user="alice"))
+    out.append(m.fact(fact.id))
+    out.append(m.fact_history(fact.id))
+    out.append(m.facts("alice"))
+    out.append(m.facts("bob"))
+    out.append(m.facts(all_users=True))
+    out.append(m.recall("hiking Alps", user="alice"))
+    out.append(m.recall("vegan", kinds=["fact"], limit=3))
+    out.append(m.recall("stamps", user="bob", group_by="thread"))
+    ctx = m.context("t1", query="what food", user="alice", budget=800)
+    out.append(ctx)
+    out.append(ctx.to_messages())
+    out.append(m.end("t2"))
+    return out
+
+
+def _normal(value: Any) -> Any:
+    """Values with volatile parts (wall-clock times the store adds, access counters) left out."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return (type(value).__name__, {f.name: _normal(getattr(value, f.name)) for f in dataclasses.fields(value)
+                                       if f.name not in ("last_accessed_at", "access_count")})  # fmt: skip
+    if isinstance(value, list | tuple):
+        return [_normal(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _normal(v) for k, v in value.items()}
+    return value
+
+
+def test_the_same_scenario_through_memory_and_client(served: tuple[str, Memory, FakeClock], tmp_path: Path) -> None:
+    url, server_mem, server_clock = served
+    with _memory(tmp_path / "embedded.db", FakeClock()) as embedded:
+        local = scenario(embedded, FakeClock())
+    with Client(url, agent="bot") as client:
+        remote = scenario(client, server_clock)
+        assert type(remote[-3]).__name__ == "Context" and remote[-3].to_messages()[0]["role"] == "system"
+        for got, want in zip(remote, local, strict=True):
+            assert type(got) is type(want)
+        # Times come from each side's clock; ids, texts, scores, scopes and structure must be the same.
+        assert _strip_times(_normal(remote)) == _strip_times(_normal(local))
+        server_mem.run_jobs()
+        memories = client.list_memories()
+        assert [m.thread for m in memories] == ["t2"] and memories == server_mem.list_memories()
+        assert client.delete_memory(memories[0].id) == 1 and client.list_memories() == []
+        assert client.forget_all("bob") == 0 and client.reset("t2") == 1
+        assert client.profile("alice") == server_mem.profile("alice")
+        assert client.digest("alice") == server_mem.digest("alice")
+        assert client.jobs(status="done") == server_mem.jobs(status="done")
+        assert client.usage_totals() == [] and client.budget().agent == "bot"
+        assert client.status().counts == server_mem.status().counts
+        exported = io.StringIO()
+        assert client.export(exported) == len(list(server_mem.export_records()))
+        with Client(url, agent="copy") as copy:
+            assert copy.import_(io.StringIO(exported.getvalue()))["threads"] == 2
+            assert [m.content for m in copy.history("t1")] == [m.content for m in client.history("t1")]
+        with pytest.raises(NotFound):
+            client.fact(9999)
+        with pytest.raises(InvalidInput):
+            client.add_message("t1", "wizard", "hi")
+        client.delete_thread("t1")
+        with pytest.raises(NotFound):
+            client.thread("t1")
+    key = server_mem.create_api_key("user", agent="bot", user="bob").key
+    with Client(url, key, agent="bot") as bob, pytest.raises(Forbidden):
+        bob.facts("alice")
+
+
+def _strip_times(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _strip_times(v) for k, v in value.items() if not (k.endswith("_at") or k in ("valid_from", "at"))}
+    if isinstance(value, list | tuple):
+        return [_strip_times(v) for v in value]
+    if isinstance(value, str) and "[20" in value:  # "[2026-01-01] ..." lines of a context section
+        return value.split("] ", 1)[-1]
+    return value
+
+
+def test_async_client_is_the_same_calls(served: tuple[str, Memory, FakeClock]) -> None:
+    url, server_mem, _ = served
+
+    async def main() -> tuple[Any, ...]:
+        async with AsyncClient(url, agent="bot") as client:
+            message = await client.add_message("t", "user", "I like jazz", user="carol")
+            hits = await client.recall("jazz", user="carol")
+            facts = await client.facts("carol")
+            records = [r async for r in client.export_records()]
+            return message, hits, facts, records
+
+    message, hits, facts, records = asyncio.run(main())
+    assert message == server_mem.history("t")[0]
+    assert hits == server_mem.recall("jazz", user="carol") and facts == []
+    assert records[0]["type"] == "header" and len(records) == len(list(server_mem.export_records()))
+    for name in CALLS:  # one mapping: both clients have each method, with Memory's signature
+        assert inspect.iscoroutinefunction(getattr(AsyncClient, name)) and callable(getattr(Client, name))
+        want = inspect.signature(getattr(Memory, name))
+        got = inspect.signature(getattr(Client, name))
+        assert list(got.parameters)[1:] == list(want.parameters)[1:], name

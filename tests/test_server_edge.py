@@ -1,0 +1,160 @@
+"""Bad input gets a clear 4xx and leaves the store unchanged; rate limits answer 429 with Retry-After; the real
+``memlane serve`` process starts, says when it is open, and refuses a public address without keys."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+
+import httpx
+import pytest
+
+from memlane import Memory, load_settings
+from server_helpers import Env, server_env
+
+A = "/v1/agents/bot"
+SRC = str(Path(__file__).resolve().parents[1] / "src")
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> Iterator[Env]:
+    with server_env(str(tmp_path / "s.db"), max_body_bytes=10_000) as found:
+        yield found
+
+
+def test_bad_input_is_a_clear_4xx_and_changes_nothing(env: Env) -> None:
+    http, h = env.http, env.h("bot")
+    http.post(f"{A}/threads/t/messages", headers=h, json={"role": "user", "content": "keep me", "user": "alice"})
+    before = env.snapshot()
+    json_headers = {**h, "content-type": "application/json"}
+    cases = [
+        (http.post(f"{A}/threads/t/messages", headers=h, json={"role": "user", "content": "x" * 20_000}), 413),
+        (http.post(f"{A}/threads/t/messages", headers=json_headers, content=b'{"role": "user", "content": '), 400),
+        (http.post(f"{A}/threads/t/messages", headers=h, json={"role": "user", "content": "hi", "colour": 1}), 422),
+        (http.post(f"{A}/threads/t/messages", headers=h, json={"role": "wizard", "content": "hi"}), 422),
+        (http.post(f"{A}/threads/t/messages", headers=h, json={"role": "user", "content": ""}), 422),
+        (
+            http.post(
+                f"{A}/threads/t/messages/batch",
+                headers=h,
+                json={"messages": [{"role": "user", "content": "ok"}, {"role": "user"}]},
+            ),
+            422,
+        ),
+        (http.get(f"{A}/facts/abc", headers=h), 422),
+        (http.get(f"{A}/facts/0", headers=h), 422),
+        (http.get(f"{A}/facts/99", headers=h), 404),
+        (http.patch(f"{A}/facts/1", headers=h, json={"importance": 99}), 422),
+        (http.post(f"{A}/facts", headers=h, json={"content": "x", "importance": 99}), 422),
+        (http.post(f"{A}/recall", headers=h, json={"query": ""}), 422),
+        (
+            http.post(
+                f"{A}/recall",
+                headers=h,
+                json={"query": "x", "since": "2026-01-02T00:00:00Z", "until": "2026-01-01T00:00:00Z"},
+            ),
+            422,
+        ),
+        (http.get(f"{A}/threads", headers=h, params={"limit": -1}), 422),
+        (http.get(f"{A}/threads/t/messages", headers={"Authorization": "Bearer ml_nope"}), 401),
+        (http.get(f"{A}/threads/t/messages", headers={"Authorization": "Basic abc"}), 401),
+        (http.get(f"{A}/threads/t/messages"), 401),
+        (http.delete(f"{A}/threads/nope", headers=h), 404),
+        (http.post("/v1/agents/bad agent/recall", headers=env.h("admin"), json={"query": "x"}), 422),
+    ]
+    for number, (response, status) in enumerate(cases):
+        assert response.status_code == status, (number, response.status_code, response.text)
+        body = response.json()
+        assert response.headers["content-type"] == "application/problem+json"
+        assert body["status"] == status and body["detail"] and "Traceback" not in response.text
+    assert env.snapshot() == before
+
+
+def test_expired_keys_are_refused(env: Env) -> None:
+    key = env.mem.create_api_key("agent", agent="bot", expires_at=env.mem._now() + timedelta(seconds=1)).key
+    h = {"Authorization": f"Bearer {key}"}
+    assert env.http.get(f"{A}/facts", headers=h).status_code == 200
+    time.sleep(1.1)
+    r = env.http.get(f"{A}/facts", headers=h)
+    assert r.status_code == 401 and "expired" in r.json()["detail"]
+
+
+def test_rate_limit_per_key(tmp_path: Path) -> None:
+    with server_env(str(tmp_path / "r.db"), rate_limit=2.0, rate_burst=3) as env:
+        codes = [env.http.get(f"{A}/facts", headers=env.h("bot")).status_code for _ in range(5)]
+        assert codes[:3] == [200, 200, 200] and codes[-1] == 429
+        r = env.http.get(f"{A}/facts", headers=env.h("bot"))
+        assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1 and r.json()["status"] == 429
+        assert env.http.get(f"{A}/facts", headers=env.h("alice")).status_code == 200  # another key, its own bucket
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _serve(db: Path, *args: str) -> subprocess.Popen[str]:
+    env = {**os.environ, "PYTHONPATH": SRC, "MEMLANE_EMBEDDER": "none"}
+    return subprocess.Popen(
+        [sys.executable, "-c", "from memlane.cli.app import main; main()", "--db", str(db), "serve", *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )  # fmt: skip
+
+
+def _stop(proc: subprocess.Popen[str]) -> str:
+    proc.terminate()
+    _, err = proc.communicate(timeout=15)
+    return err
+
+
+def _wait_ready(url: str, proc: subprocess.Popen[str]) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, proc.communicate()[1]
+        try:
+            if httpx.get(f"{url}/readyz", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    raise AssertionError("server not ready")
+
+
+def test_memlane_serve_process(tmp_path: Path) -> None:
+    db = tmp_path / "p.db"
+    refused = _serve(db, "--host", "0.0.0.0", "--port", str(_free_port()))
+    _, err = refused.communicate(timeout=30)
+    assert refused.returncode != 0 and "loopback" in err
+    port = _free_port()
+    proc = _serve(db, "--port", str(port), "--workers-in-process", "1")
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_ready(url, proc)
+        with httpx.Client(base_url=url, trust_env=False) as http:
+            r = http.post(f"{A}/threads/t/messages", json={"role": "user", "content": "plan the launch", "user": "u"})
+            assert r.status_code == 201 and r.headers["x-request-id"]
+            assert http.post(f"{A}/threads/t/end").status_code == 200
+            deadline = time.monotonic() + 20  # the in-process worker makes the memory
+            while not http.get(f"{A}/memories").json()["memories"] and time.monotonic() < deadline:
+                time.sleep(0.2)
+            assert http.get(f"{A}/memories").json()["memories"]
+    finally:
+        err = _stop(proc)
+    assert "no API keys configured" in err
+    with Memory(db, settings=load_settings(embedder="none", worker="none")) as mem:
+        key = mem.create_api_key("agent", agent="bot").key
+    port = _free_port()
+    proc = _serve(db, "--port", str(port))
+    try:
+        _wait_ready(f"http://127.0.0.1:{port}", proc)
+        assert httpx.get(f"http://127.0.0.1:{port}{A}/facts", trust_env=False).status_code == 401
+        ok = httpx.get(f"http://127.0.0.1:{port}{A}/facts", headers={"Authorization": f"Bearer {key}"}, trust_env=False)
+        assert ok.status_code == 200
+    finally:
+        _stop(proc)
