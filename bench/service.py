@@ -135,6 +135,7 @@ def served(location: str, workers: int) -> Iterator[str]:
     cmd = [sys.executable, "-c", "from memlane.cli.app import main; main()", "--db", location, "serve",
            "--port", str(port), "--rate-limit", "0", "--no-access-log",
            "--workers-in-process", str(workers)]  # fmt: skip
+    SERVER_LOG.parent.mkdir(parents=True, exist_ok=True)
     log = open(SERVER_LOG, "ab")  # noqa: SIM115 (closed in the finally below)
     proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=log)
     url = f"http://127.0.0.1:{port}"

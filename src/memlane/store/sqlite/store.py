@@ -87,6 +87,7 @@ class SQLiteStore(
         self._local = threading.local()
         self._all: list[sqlite3.Connection] = []
         self._all_lock = threading.Lock()
+        self._write_lock = threading.RLock()
         self._agent_ids: dict[str, int] = {}
         self._closed = False
         self._vectors = VectorCache()
@@ -135,19 +136,23 @@ class SQLiteStore(
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction. The threads of this process take turns at a lock first: waiting on SQLite's
+        own lock means its busy handler's sleeps (up to 100 ms each), which under concurrent writes cost
+        more than the writes."""
         conn = self._conn()
-        self._retry(lambda: conn.execute("BEGIN IMMEDIATE"))
-        try:
-            yield conn
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        try:
-            self._retry(lambda: conn.execute("COMMIT"))
-        except BaseException:
-            if conn.in_transaction:
+        with self._write_lock:
+            self._retry(lambda: conn.execute("BEGIN IMMEDIATE"))
+            try:
+                yield conn
+            except BaseException:
                 conn.execute("ROLLBACK")
-            raise
+                raise
+            try:
+                self._retry(lambda: conn.execute("COMMIT"))
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
 
     @contextmanager
     def _read(self) -> Iterator[sqlite3.Connection]:
