@@ -20,6 +20,7 @@ the time of each step of the search is summed by wrapping it (a few microseconds
 from __future__ import annotations
 
 import argparse
+import hashlib
 import statistics
 import sys
 import tempfile
@@ -40,9 +41,10 @@ class Steps:
     def __init__(self) -> None:
         self.seconds: Counter[str] = Counter()
         self.calls: Counter[str] = Counter()
+        self.items: Counter[str] = Counter()  # for the store loads: how many ids they were asked for
         self._undo: list[Callable[[], None]] = []
 
-    def wrap(self, owner: Any, attr: str, label: str, *, static: bool = False) -> None:
+    def wrap(self, owner: Any, attr: str, label: str, *, static: bool = False, ids: bool = False) -> None:
         mapping = owner if isinstance(owner, dict) else None
         original = mapping[attr] if mapping is not None else (owner.__dict__ if static else vars(owner)).get(attr)
         if original is None:  # inherited or bound: wrap what the attribute resolves to
@@ -56,6 +58,8 @@ class Steps:
             finally:
                 self.seconds[label] += time.perf_counter() - start
                 self.calls[label] += 1
+                if ids:  # (agent, ids, ...)
+                    self.items[label] += len(args[1])
 
         if mapping is not None:
             mapping[attr] = timed
@@ -76,7 +80,7 @@ def instrument(steps: Steps, mems: Sequence[Any]) -> None:
         for name in list(mem.searcher.retrievers):
             steps.wrap(mem.searcher.retrievers, name, f"  retriever {name}")
         for attr in ("get_messages", "message_windows"):
-            steps.wrap(mem.store, attr, f"  store.{attr}")
+            steps.wrap(mem.store, attr, f"  store.{attr}", ids=True)
     for attr in ("_retrieve", "_load", "_windows"):
         steps.wrap(engine.Searcher, attr, f"Searcher.{attr}")
     steps.wrap(engine.Searcher, "_fuse", "Searcher._fuse", static=True)
@@ -84,6 +88,16 @@ def instrument(steps: Steps, mems: Sequence[Any]) -> None:
     for attr in ("boost_speaker", "boost_time", "boost_recency", "boost_importance", "dedup", "boost_neighbours"):
         steps.wrap(rerank, attr, f"rerank.{attr}")
     steps.wrap(type(mems[0]), "_hydrate", "Memory._hydrate")
+
+
+def digest(system: Memlane, asked: Sequence[tuple[Conversation, str]]) -> str:
+    """A hash of every hit of every question (kind, id, score, the turns shown): equal before and after a
+    change of the search code means the change left the results alone."""
+    h = hashlib.sha256()
+    for conv, text in asked:
+        for hit in system._mem(conv).recall(text, limit=DEPTH, now=conv.now, preset=system.config):
+            h.update(f"{hit.kind}|{hit.id}|{hit.score!r}|{hit.message_ids}\n".encode())
+    return h.hexdigest()[:16]
 
 
 def measure(system: Memlane, asked: Sequence[tuple[Conversation, str]], passes: int) -> tuple[Steps, list[float]]:
@@ -106,12 +120,13 @@ def report(steps: Steps, totals: Sequence[float]) -> str:
     lines = [
         f"{n} recalls: wall p50 {percentile([t * 1e3 for t in totals], 50):.2f} ms, mean {mean:.2f} ms",
         "",
-        "| step | ms per recall (mean) | share of the mean | calls per recall |",
-        "|---|---:|---:|---:|",
+        "| step | ms per recall (mean) | share of the mean | calls per recall | ids per call |",
+        "|---|---:|---:|---:|---:|",
     ]
     for label in sorted(steps.seconds, key=lambda k: -steps.seconds[k]):
         ms = steps.seconds[label] / n * 1e3
-        lines.append(f"| {label.strip()} | {ms:.3f} | {ms / mean:.0%} | {steps.calls[label] / n:.1f} |")
+        per_call = f"{steps.items[label] / steps.calls[label]:.0f}" if steps.items[label] else ""
+        lines.append(f"| {label.strip()} | {ms:.3f} | {ms / mean:.0%} | {steps.calls[label] / n:.1f} | {per_call} |")
     return "\n".join(lines)
 
 
@@ -132,6 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             system._mem(conv).searcher.concurrent &= not args.sequential
         steps, totals = measure(system, asked, args.passes)
         print(report(steps, totals))
+        print(f"\nresults digest {digest(system, asked)} (the hits of every question)")
         if args.pyinstrument:
             from pyinstrument import Profiler
 
