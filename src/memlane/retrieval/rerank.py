@@ -98,7 +98,19 @@ def _name_in(query: set[str], name: str) -> bool:
 
 def boost_speaker(found: Sequence[Found], query: set[str], weight: float) -> list[Found]:
     """Favour items by or about someone the query names ("what did Ana say about ...")."""
-    return boost(found, weight, lambda f: float(any(_name_in(query, n) for n in f.names())))
+    # A search's candidates share a handful of names: each is matched against the query once.
+    named: dict[str, bool] = {}
+
+    def signal(f: Found) -> float:
+        for name in f.names():
+            hit = named.get(name)
+            if hit is None:
+                hit = named[name] = _name_in(query, name)
+            if hit:
+                return 1.0
+        return 0.0
+
+    return boost(found, weight, signal)
 
 
 def boost_time(found: Sequence[Found], when: TimeRange | None, weight: float, slack_days: float = 0.0) -> list[Found]:
