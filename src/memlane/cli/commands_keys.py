@@ -88,7 +88,7 @@ def list_(
         memlane --json keys list --all
     """
     state = get_state(ctx)
-    with state.open() as mem:
+    with state.open(existing=True) as mem:
         found = mem.api_keys(include_revoked=all_keys)
     table = Table(title="API keys")
     for column in ("id", "key", "scope", "agent", "user", "label", "created", "expires", "revoked"):
@@ -114,6 +114,6 @@ def revoke(
         memlane keys revoke 3
     """
     state = get_state(ctx)
-    with state.open() as mem:
+    with state.open(existing=True) as mem:
         key = mem.revoke_api_key(key_id)
     show(json_output or state.json, _document(key), Text(f"Key #{key.id} ({key.prefix}…) is revoked."))

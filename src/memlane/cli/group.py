@@ -16,9 +16,11 @@ this without code of its own:
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import inspect
 import os
+import sys
 from collections.abc import Iterator
 from dataclasses import fields
 from typing import Any
@@ -75,6 +77,10 @@ class MemlaneGroup(TyperGroup):
             raise typer.Exit(USAGE_ERROR) from None
         except (typer.Exit, typer.Abort, KeyboardInterrupt):
             raise
+        except BrokenPipeError:  # the reader went away (`memlane ... | head`): nothing left to tell anyone
+            with contextlib.suppress(OSError):
+                sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (so the exit's flush does not fail again)
+            raise typer.Exit(0) from None
         except Exception as exc:  # a bug: one line, never a traceback (MEMLANE_DEBUG=1 shows it)
             if os.environ.get("MEMLANE_DEBUG"):
                 raise
