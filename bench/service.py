@@ -322,6 +322,39 @@ def table(results: list[dict[str, Any]]) -> str:
     return "\n".join(rows)
 
 
+def embed_ceiling(seconds: float, seed: int) -> dict[str, float]:
+    """Texts per second of the default embedder alone on this mix's texts (no cache): one thread one text at a
+    time, one thread 32 at a time, and two threads one at a time. Every request of the mix embeds one text, so
+    this bounds requests/s whatever the server does."""
+    from memlane.embeddings import OnnxMiniLMEmbedder
+
+    embedder = OnnxMiniLMEmbedder(cache_size=0)
+    embedder.load()
+    rng = random.Random(seed)
+    texts = [sentence(rng) for _ in range(20_000)]
+
+    def rate(batch: int, threads: int) -> float:
+        done = [0] * threads
+        stop = time.perf_counter() + seconds
+
+        def loop(slot: int) -> None:
+            i = slot * 5_000
+            while time.perf_counter() < stop:
+                embedder.embed_batch(texts[i : i + batch], "document")
+                done[slot] += batch
+                i += batch
+
+        started = time.perf_counter()
+        workers = [threading.Thread(target=loop, args=(n,)) for n in range(threads)]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join()
+        return sum(done) / (time.perf_counter() - started)
+
+    return {"1 thread, 1 text": rate(1, 1), "1 thread, 32 texts": rate(32, 1), "2 threads, 1 text": rate(1, 2)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--backends", default="sqlite,postgres")
@@ -331,7 +364,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=0, help="--workers-in-process of the server")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--out", default=str(ROOT / "bench" / "out" / "service.json"))
+    parser.add_argument("--ceiling-seconds", type=float, default=10.0, help="per embedder-alone figure (0: skip)")
     args = parser.parse_args()
+    ceiling = embed_ceiling(args.ceiling_seconds, args.seed) if args.ceiling_seconds > 0 else {}
     results = []
     for name in args.backends.split(","):
         if name == "sqlite":
@@ -343,8 +378,11 @@ def main() -> None:
             raise SystemExit(f"unknown backend {name!r}")
     machine = {"nproc": os.cpu_count(), "python": platform.python_version(), "load": os.getloadavg()}
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps({"args": vars(args), "machine": machine, "results": results}, indent=2))
+    record = {"args": vars(args), "machine": machine, "embedder_texts_per_s": ceiling, "results": results}
+    Path(args.out).write_text(json.dumps(record, indent=2))
     print(table(results))
+    for what, texts_per_s in ceiling.items():
+        print(f"embedder alone, {what}: {texts_per_s:.0f} texts/s")
     print(f"load average after: {os.getloadavg()}")
 
 
