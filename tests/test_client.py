@@ -20,7 +20,7 @@ import pytest
 import uvicorn
 
 from conftest import FakeClock
-from memlane import AsyncClient, Client, Forbidden, InvalidInput, Memory, NotFound, load_settings
+from memlane import AsyncClient, Client, Forbidden, InvalidInput, Memory, NotFound, StorageError, load_settings
 from memlane.client.calls import CALLS
 from memlane.server import ServerSettings, create_app
 
@@ -176,3 +176,20 @@ def test_async_client_is_the_same_calls(served: tuple[str, Memory, FakeClock]) -
         want = inspect.signature(getattr(Memory, name))
         got = inspect.signature(getattr(Client, name))
         assert list(got.parameters)[1:] == list(want.parameters)[1:], name
+
+
+def test_a_server_that_does_not_answer_is_a_storage_error_from_both_clients() -> None:
+    with socket.socket() as probe:  # a loopback port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{probe.getsockname()[1]}"
+    with Client(url, agent="bot", timeout=2) as client, pytest.raises(StorageError, match="cannot reach"):
+        client.recall("anything")
+
+    async def remote() -> None:
+        async with AsyncClient(url, agent="bot", timeout=2) as client:
+            with pytest.raises(StorageError, match="cannot reach"):
+                await client.recall("anything")
+            with pytest.raises(StorageError, match="cannot reach"):
+                [r async for r in client.export_records()]
+
+    asyncio.run(remote())

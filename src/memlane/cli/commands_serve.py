@@ -18,7 +18,7 @@ def serve(
     host: Annotated[
         str, typer.Option("--host", help="Address to listen on (loopback unless keys exist).")
     ] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8080,
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port to listen on.")] = 8080,
     workers_in_process: Annotated[
         int,
         typer.Option(

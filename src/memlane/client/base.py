@@ -10,6 +10,7 @@ exceptions. Moving a bot from embedded to remote is one line::
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import json
@@ -57,6 +58,16 @@ def _error(response: httpx.Response) -> MemlaneError:
         retry = response.headers.get("retry-after", "")
         return RateLimited(detail, retry_after=float(retry) if retry.replace(".", "", 1).isdigit() else None)
     return _ERRORS.get(response.status_code, MemlaneError)(f"{detail} (HTTP {response.status_code})")
+
+
+@contextlib.contextmanager
+def _reaching(url: str) -> Iterator[None]:
+    """The server not answering at all (refused, unreachable, timed out) is a StorageError: the store is
+    behind it."""
+    try:
+        yield
+    except httpx.TransportError as exc:
+        raise StorageError(f"cannot reach the memlane server at {url}: {type(exc).__name__}: {exc}") from exc
 
 
 class _Base:
@@ -124,7 +135,8 @@ class Client(_Base):
         timeout: seconds per request. http: an httpx.Client to use (e.g. a test client).
 
     Raises (from every method): the memlane error the server answered with (InvalidInput, NotFound,
-    Forbidden, Unauthenticated, Conflict, StorageError, ProviderError, RateLimited).
+    Forbidden, Unauthenticated, Conflict, StorageError, ProviderError, RateLimited); StorageError when the
+    server cannot be reached.
     """
 
     def __init__(
@@ -136,12 +148,14 @@ class Client(_Base):
         self.http = http or httpx.Client(timeout=timeout, trust_env=False)
 
     def _send(self, call: Call) -> Any:
-        return self._decode(call, self.http.request(**self._request(call)))
+        with _reaching(self.url):
+            response = self.http.request(**self._request(call))
+        return self._decode(call, response)
 
     def export_records(self, threads: Sequence[str] | None = None) -> Iterator[dict[str, Any]]:
         """Like :meth:`memlane.Memory.export_records`: the agent's records, streamed."""
         call = CALLS_EXPORT(threads)
-        with self.http.stream(**self._request(call)) as response:
+        with _reaching(self.url), self.http.stream(**self._request(call)) as response:
             if response.status_code >= 400:
                 response.read()
                 raise _error(response)
@@ -182,18 +196,21 @@ class AsyncClient(_Base):
         self.http = http or httpx.AsyncClient(timeout=timeout, trust_env=False)
 
     async def _send(self, call: Call) -> Any:
-        return self._decode(call, await self.http.request(**self._request(call)))
+        with _reaching(self.url):
+            response = await self.http.request(**self._request(call))
+        return self._decode(call, response)
 
     async def export_records(self, threads: Sequence[str] | None = None) -> AsyncIterator[dict[str, Any]]:
         """Like :meth:`memlane.Memory.export_records`, as an async iterator."""
         call = CALLS_EXPORT(threads)
-        async with self.http.stream(**self._request(call)) as response:
-            if response.status_code >= 400:
-                await response.aread()
-                raise _error(response)
-            async for line in response.aiter_lines():
-                if line.strip():
-                    yield json.loads(line)
+        with _reaching(self.url):
+            async with self.http.stream(**self._request(call)) as response:
+                if response.status_code >= 400:
+                    await response.aread()
+                    raise _error(response)
+                async for line in response.aiter_lines():
+                    if line.strip():
+                        yield json.loads(line)
 
     async def export(self, target: str | Path | IO[str], *, threads: Sequence[str] | None = None) -> int:
         """Like :meth:`memlane.Memory.export`."""
