@@ -1,0 +1,468 @@
+"""The review web UI (``/ui``) in a real browser: headless Chromium from Debian, driven by Playwright, against
+the real ``memlane serve`` process on a loopback port and a SQLite store seeded through :class:`Memory`.
+
+Checked as a person would: signing in with each key scope, reviewing, sharing, editing and deleting facts
+(a deleted fact is gone from ``recall``), purging memories through the confirmation step, the recall
+playground, a user key never seeing another user's private fact, CSRF refusal, the CSP header (and no
+CSP violation in the browser), and reading without JavaScript.
+
+With ``MEMLANE_UI_SHOTS=<dir>`` set, :func:`test_screenshots` saves PNGs of the main pages there
+(``MEMLANE_UI_SHOTS=docs/ui pytest tests/test_ui.py -k screenshots`` refreshes the README's pictures).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from memlane import Memory, load_settings
+from memlane.testing.scripted import ScriptedLLM
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+expect = playwright_api.expect
+
+SRC = str(Path(__file__).resolve().parents[1] / "src")
+CHROMIUM = os.environ.get("MEMLANE_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+# Unique strings: each user's private facts, to search every page's text for.
+ALICE_SECRET = "alice-zebra-7731 is her locker code"
+BOB_SECRET = "bob-walrus-4412 is his bank pin"
+BOB_SHARED = "bob recommends the ferry to Vila Nova"
+LLM_ANSWER = json.dumps(
+    {
+        "summary": "Alice planned her trip to Porto: a guesthouse by the Douro river, no peanuts.",
+        "facts": [{"category": "fact", "content": "Alice is allergic to peanuts", "importance": 5, "speaker": "alice"}],
+        "memory": "Alice planned a trip to Porto and asked for peanut-free restaurants.",
+        "summaries": [],
+    }
+)
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+
+
+@dataclass
+class Served:
+    url: str
+    db: Path
+    keys: dict[str, str]
+    facts: dict[str, int]
+
+    def memory(self) -> Memory:
+        """A second handle on the server's store, to check what the UI changed."""
+        return Memory(self.db, agent="bot", settings=load_settings(embedder="none", worker="none"))
+
+
+def _seed(db: Path) -> tuple[dict[str, str], dict[str, int]]:
+    llm = ScriptedLLM(default=LLM_ANSWER)
+    settings = load_settings(embedder="none", worker="none")
+    with Memory(db, agent="bot", settings=settings, llm=llm) as mem:
+        for i in range(1, 35):
+            if i % 2:
+                text = {1: "Hi, I'm Alice. I'm planning a trip to Porto next month."}.get(
+                    i, f"Question {i}: which guesthouse by the Douro river is quiet?"
+                )
+                mem.add_message("trip-porto", "user", text, user="alice", name="Alice")
+            else:
+                mem.add_message("trip-porto", "assistant", f"Answer {i}: the Ribeira district has quiet guesthouses.")
+        mem.add_message(
+            "trip-porto",
+            "assistant",
+            None,
+            tool_calls=[{"id": "call-1", "type": "function",
+                         "function": {"name": "search_hotels", "arguments": '{"city": "Porto"}'}}],
+        )  # fmt: skip
+        mem.add_message("trip-porto", "tool", '{"hotels": ["Casa do Rio"]}', tool_call_id="call-1")
+        mem.end("trip-porto")
+        mem.add_message("bob-chat", "user", "Remind me about my bank appointment.", user="bob", name="Bob")
+        mem.end("bob-chat")
+        mem.run_jobs(timeout=60)
+        facts = {
+            "alice": mem.remember(ALICE_SECRET, user="alice", category="fact", subject="alice").id,
+            "alice_tea": mem.remember("Alice drinks green tea every morning", user="alice", category="habit").id,
+            "bob": mem.remember(BOB_SECRET, user="bob").id,
+            "bob_shared": mem.remember(BOB_SHARED, user="bob", visibility="shared").id,
+            "agent": mem.remember("The bot answers in English unless asked otherwise", category="other").id,
+            "doomed": mem.remember("Alice owns a purple kayak named Gertrude", user="alice").id,
+        }
+        mem.for_agent("other").add_message("o1", "user", "a message to another agent", user="carol")
+        keys = {
+            "admin": mem.create_api_key("admin").key,
+            "bot": mem.create_api_key("agent", agent="bot").key,
+            "alice": mem.create_api_key("user", agent="bot", user="alice").key,
+            "bob": mem.create_api_key("user", agent="bot", user="bob").key,
+        }
+    return keys, facts
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    db = tmp_path_factory.mktemp("ui") / "ui.db"
+    keys, facts = _seed(db)
+    port = _free_port()
+    env = {**os.environ, "PYTHONPATH": SRC, "MEMLANE_EMBEDDER": "none"}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from memlane.cli.app import main; main()", "--db", str(db), "serve",
+         "--port", str(port), "--rate-limit", "0", "--no-access-log"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert proc.poll() is None, proc.communicate()[1]
+            try:
+                if httpx.get(f"{url}/readyz", timeout=1, trust_env=False).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "memlane serve did not become ready"
+            time.sleep(0.1)
+        yield Served(url, db, keys, facts)
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=15)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if shutil.which(CHROMIUM) is None and not Path(CHROMIUM).exists():
+        reason = f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+        if _in_ci():
+            pytest.fail(reason)
+        pytest.skip(reason)
+    with playwright_api.sync_playwright() as p:
+        found = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield found
+        found.close()
+
+
+@dataclass
+class Visitor:
+    """One browser context (its own cookies) signed in with one key, recording CSP violations."""
+
+    page: Any
+    url: str
+    violations: list[str]
+
+    def go(self, path: str) -> Any:
+        response = self.page.goto(self.url + path)
+        assert response is not None
+        return response
+
+    def text(self) -> str:
+        return str(self.page.inner_text("body"))
+
+
+def sign_in(browser: Any, served: Served, who: str, *, javascript: bool = True) -> Visitor:
+    context = browser.new_context(java_script_enabled=javascript, viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    violations: list[str] = []
+    page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
+    visitor = Visitor(page, served.url, violations)
+    visitor.go("/ui/login")
+    page.get_by_label("API key").fill(served.keys[who])
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("heading", name="Agents")).to_be_visible()
+    return visitor
+
+
+# -- signing in -------------------------------------------------------------------------------------
+def test_each_key_scope_sees_what_it_may(browser: Any, served: Served) -> None:
+    admin = sign_in(browser, served, "admin")
+    agents = admin.page.get_by_role("navigation", name="Agents")
+    expect(agents.get_by_role("link", name="bot")).to_be_visible()
+    expect(agents.get_by_role("link", name="other")).to_be_visible()
+    expect(admin.page.get_by_text("admin key")).to_be_visible()
+    assert "LLM usage by operation" in admin.text()
+
+    agent = sign_in(browser, served, "bot")
+    nav = agent.page.get_by_role("navigation", name="Agents")
+    expect(nav.get_by_role("link", name="bot")).to_be_visible()
+    assert nav.get_by_role("link", name="other").count() == 0
+    assert agent.go("/ui/agents/other/threads").status == 403
+    assert agent.go("/ui/agents/bot/memories").status == 200
+
+    alice = sign_in(browser, served, "alice")
+    expect(alice.page.get_by_text("You are signed in as user alice of agent bot")).to_be_visible()
+    assert alice.go("/ui/agents/bot/memories").status == 403
+    assert alice.go("/ui/agents/bot/jobs").status == 403
+    assert "this needs an agent or admin key" in alice.text()
+
+    # A bad key is refused, and a visitor without a key is sent to the sign-in page.
+    page = browser.new_context().new_page()
+    page.goto(served.url + "/ui/agents/bot/facts")
+    expect(page.get_by_role("heading", name="Sign in")).to_be_visible()
+    page.get_by_label("API key").fill("ml_not-a-key")
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("alert")).to_contain_text("key")
+    for visitor in (admin, agent, alice):
+        assert visitor.violations == []
+
+
+def test_a_user_key_never_sees_another_users_private_fact(browser: Any, served: Served) -> None:
+    alice = sign_in(browser, served, "alice")
+    bob_private = served.facts["bob"]
+    pages = [
+        "/ui/",
+        "/ui/agents/bot/threads",
+        "/ui/agents/bot/threads?user=bob",
+        "/ui/agents/bot/threads/trip-porto",
+        "/ui/agents/bot/threads/bob-chat",
+        "/ui/agents/bot/facts",
+        "/ui/agents/bot/facts?superseded=true",
+        "/ui/agents/bot/facts?user=bob",
+        f"/ui/agents/bot/facts/{bob_private}",
+        "/ui/agents/bot/users",
+        "/ui/agents/bot/users/alice?digest=true",
+        "/ui/agents/bot/users/bob",
+        "/ui/agents/bot/recall?q=bob+walrus+bank+pin&limit=50",
+        "/ui/agents/bot/recall?q=walrus&user=bob",
+        "/ui/agents/bot/recall?q=bank+appointment&thread=bob-chat",
+    ]
+    statuses = {}
+    for path in pages:
+        statuses[path] = alice.go(path).status
+        text = alice.text()
+        assert "bob-walrus-4412" not in text, path
+        assert "bank appointment" not in text, path  # Bob's private conversation
+    # Another user's thread, fact and profile do not exist for her; naming another user is refused.
+    assert statuses[f"/ui/agents/bot/facts/{bob_private}"] == 404
+    assert statuses["/ui/agents/bot/threads/bob-chat"] == 404
+    assert statuses["/ui/agents/bot/facts?user=bob"] == 403
+    assert statuses["/ui/agents/bot/users/bob"] == 403
+    # What she may see is there: her own facts, Bob's shared one and the agent's own.
+    alice.go("/ui/agents/bot/facts")
+    text = alice.text()
+    assert "alice-zebra-7731" in text and BOB_SHARED in text and "answers in English" in text
+    # Bob's key, in turn, never shows Alice's private fact.
+    bob = sign_in(browser, served, "bob")
+    for path in ["/ui/agents/bot/facts", "/ui/agents/bot/recall?q=alice+zebra+locker", "/ui/agents/bot/threads"]:
+        bob.go(path)
+        assert "alice-zebra-7731" not in bob.text(), path
+
+
+# -- facts ------------------------------------------------------------------------------------------
+def test_review_share_and_edit_facts(browser: Any, served: Served) -> None:
+    admin = sign_in(browser, served, "admin")
+    page = admin.page
+    admin.go("/ui/agents/bot/facts")
+    page.get_by_label("User (empty: everyone)").fill("alice")
+    page.get_by_label("Category").fill("habit")
+    page.get_by_role("button", name="Filter").click()
+    expect(page.get_by_role("cell", name="Alice drinks green tea every morning")).to_be_visible()
+    assert "alice-zebra-7731" not in admin.text()  # filtered out: category fact
+
+    tea = served.facts["alice_tea"]
+    page.get_by_role("button", name=f"Make fact {tea} shared").click()
+    expect(page.get_by_role("status")).to_contain_text(f"fact {tea} is now shared")
+    with served.memory() as mem:
+        assert mem.fact(tea).visibility == "shared"
+    # Bob now sees it.
+    bob = sign_in(browser, served, "bob")
+    bob.go("/ui/agents/bot/facts")
+    assert "Alice drinks green tea every morning" in bob.text()
+
+    # Edit it on its own page; the history keeps the old text.
+    admin.go(f"/ui/agents/bot/facts/{tea}")
+    page.get_by_label("Content").fill("Alice drinks jasmine tea every morning")
+    page.get_by_label("Importance (1–5)").fill("4")
+    page.get_by_role("button", name="Save").click()
+    expect(page.get_by_role("status")).to_contain_text("saved")
+    history = page.get_by_role("table")
+    expect(history).to_contain_text("Alice drinks green tea every morning")
+    expect(history).to_contain_text("Alice drinks jasmine tea every morning")
+    page.get_by_role("button", name="Make private").click()
+    expect(page.get_by_role("status")).to_contain_text("now private")
+    with served.memory() as mem:
+        after = mem.fact(tea)
+    assert (after.content, after.importance, after.visibility) == ("Alice drinks jasmine tea every morning", 4, "private")
+    # Alice can edit her own fact, but not the agent's own.
+    alice = sign_in(browser, served, "alice")
+    alice.go(f"/ui/agents/bot/facts/{served.facts['agent']}")
+    assert alice.page.get_by_role("button", name="Save").count() == 0
+    assert admin.violations == [] and alice.violations == []
+
+
+def test_deleting_a_fact_removes_it_from_recall(browser: Any, served: Served) -> None:
+    doomed = served.facts["doomed"]
+    with served.memory() as mem:
+        assert any(h.kind == "fact" and h.id == doomed for h in mem.recall("purple kayak Gertrude", user="alice"))
+    alice = sign_in(browser, served, "alice")
+    alice.go("/ui/agents/bot/facts")
+    alice.page.get_by_role("button", name=f"Delete fact {doomed}").click()
+    expect(alice.page.get_by_role("status")).to_contain_text(f"deleted fact {doomed}")
+    assert "purple kayak" not in alice.page.inner_text("table")
+    with served.memory() as mem:
+        assert not any(h.kind == "fact" and h.id == doomed for h in mem.recall("purple kayak Gertrude", user="alice"))
+        assert [c.action for c in mem.fact_history(doomed)][-1] == "delete"
+    alice.go("/ui/agents/bot/recall?q=purple+kayak+Gertrude")
+    expect(alice.page.get_by_role("heading", name=re.compile(r"Hits \(\d+\)"))).to_be_visible()
+    assert "Gertrude" not in alice.text()
+
+
+# -- memories ---------------------------------------------------------------------------------------
+def test_purge_memories_asks_first(browser: Any, served: Served) -> None:
+    with served.memory() as mem:
+        count = len(mem.list_memories())
+    assert count >= 1
+    agent = sign_in(browser, served, "bot")
+    page = agent.page
+    agent.go("/ui/agents/bot/memories")
+    expect(page.get_by_text(f"{count} of at most")).to_be_visible()
+    expect(page.get_by_role("cell", name=re.compile("Porto")).first).to_be_visible()
+    page.get_by_role("link", name="Purge all memories…").click()
+    expect(page.get_by_role("heading", name="Purge every memory")).to_be_visible()
+    page.get_by_role("link", name="Cancel").click()  # nothing happens without the confirmation
+    expect(page.get_by_text(f"{count} of at most")).to_be_visible()
+    with served.memory() as mem:
+        assert len(mem.list_memories()) == count
+    page.get_by_role("link", name="Purge all memories…").click()
+    page.get_by_role("button", name="Purge all memories").click()
+    expect(page.get_by_role("status")).to_contain_text(f"purged {count} memories")
+    expect(page.get_by_text("No memories yet")).to_be_visible()
+    with served.memory() as mem:
+        assert mem.list_memories() == []
+
+
+# -- recall playground ------------------------------------------------------------------------------
+def test_recall_playground_shows_hits_and_context(browser: Any, served: Served) -> None:
+    alice = sign_in(browser, served, "alice")
+    page = alice.page
+    alice.go("/ui/agents/bot/recall")
+    assert page.get_by_label("As user").count() == 0  # a user key asks as its own user only
+    page.get_by_label("Question").fill("guesthouse Douro river")
+    page.get_by_label("Thread (optional)").fill("trip-porto")
+    page.get_by_label("Token budget").fill("600")
+    page.get_by_role("button", name="Recall").click()
+    hits = page.locator("ol.hits > li")
+    expect(hits.first).to_be_visible()
+    first = hits.first.inner_text()
+    assert re.search(r"score \d\.\d{4}", first) and "found by keyword" in first
+    expect(page.get_by_text(re.compile(r"\d+ of 600 tokens"))).to_be_visible()
+    total = int(re.search(r"(\d+) of 600 tokens", alice.text()).group(1))  # type: ignore[union-attr]
+    assert 0 < total <= 600
+    summaries = page.locator("details.section summary").all_inner_texts()
+    assert any(s.startswith("Remembered facts:") for s in summaries)
+    assert any(s.startswith("Recent messages:") for s in summaries)
+    assert all(re.search(r": \d+ tokens", s) for s in summaries)
+    assert alice.violations == []
+
+
+# -- threads and jobs -------------------------------------------------------------------------------
+def test_thread_view_folds_tool_calls_and_shows_summaries(browser: Any, served: Served) -> None:
+    admin = sign_in(browser, served, "admin")
+    page = admin.page
+    admin.go("/ui/agents/bot/threads")
+    page.get_by_label("Thread key contains").fill("porto")
+    page.get_by_role("button", name="Filter").click()
+    expect(page.get_by_role("link", name="trip-porto")).to_be_visible()
+    assert page.get_by_role("link", name="bob-chat").count() == 0
+    page.get_by_role("link", name="trip-porto").click()
+    expect(page.get_by_role("heading", name="Thread trip-porto")).to_be_visible()
+    tool = page.locator("details.tool").first
+    expect(tool.locator("summary")).to_contain_text("1 tool call: search_hotels")
+    expect(tool.locator("pre")).to_be_hidden()  # folded until opened
+    tool.locator("summary").click()
+    expect(tool.locator("pre")).to_contain_text('"name": "search_hotels"')
+    expect(page.get_by_role("heading", name="rolling: messages 1–20")).to_be_visible()
+    expect(page.locator(".speaker").first).to_have_text("Alice")
+    admin.go("/ui/agents/bot/jobs?status=done")
+    expect(page.get_by_role("cell", name="summarize").first).to_be_visible()
+    page.get_by_role("button", name=re.compile(r"Retry job \d+")).first.click()
+    expect(page.get_by_role("status")).to_contain_text("is back in the queue")
+
+
+# -- security ---------------------------------------------------------------------------------------
+def test_posts_without_the_csrf_token_are_refused(browser: Any, served: Served) -> None:
+    admin = sign_in(browser, served, "admin")
+    fact = served.facts["agent"]
+    request = admin.page.context.request  # the signed-in browser's cookies, but no form token
+    for form in ({"visibility": "shared"}, {"visibility": "shared", "csrf": "0" * 64}):
+        response = request.post(f"{served.url}/ui/agents/bot/facts/{fact}/visibility", form=form, max_redirects=0)
+        assert response.status == 403, response.status
+        assert "security token" in response.text()
+    with served.memory() as mem:
+        before = mem.export_records()
+        before = list(before)
+    refused = request.post(f"{served.url}/ui/agents/bot/memories/purge", form={"confirm": "yes"}, max_redirects=0)
+    assert refused.status == 403
+    with served.memory() as mem:
+        assert list(mem.export_records()) == before
+        assert mem.fact(fact).visibility == "private"
+    # Cookies are HttpOnly and SameSite=Strict.
+    cookies = {c["name"]: c for c in admin.page.context.cookies()}
+    for name in ("memlane_ui_key", "memlane_ui_session"):
+        assert cookies[name]["httpOnly"] and cookies[name]["sameSite"] == "Strict"
+
+
+def test_ui_responses_carry_a_content_security_policy(browser: Any, served: Served) -> None:
+    admin = sign_in(browser, served, "admin")
+    for path in ["/ui/", "/ui/login", "/ui/agents/bot/facts", "/ui/agents/nope%20x/facts"]:
+        headers = admin.go(path).headers
+        assert "default-src 'self'" in headers["content-security-policy"], path
+        assert headers["x-content-type-options"] == "nosniff"
+    assert admin.page.evaluate("typeof window.htmx") == "object"  # the vendored htmx loads under the policy
+    html = httpx.get(f"{served.url}/ui/login", trust_env=False).text
+    assert "<script>" not in html and "style=" not in html and " on" + "click=" not in html
+    assert admin.violations == []
+
+
+def test_reading_works_without_javascript(browser: Any, served: Served) -> None:
+    bob = sign_in(browser, served, "bob", javascript=False)
+    bob.page.get_by_role("link", name="What the agent remembers about you").click()
+    expect(bob.page.get_by_role("heading", name="Facts of bot")).to_be_visible()
+    assert "bob-walrus-4412" in bob.text()
+    bob.page.get_by_role("link", name="Threads", exact=True).click()
+    bob.page.get_by_role("link", name="bob-chat").click()
+    expect(bob.page.get_by_text("Remind me about my bank appointment.")).to_be_visible()
+
+
+# -- screenshots for the docs -----------------------------------------------------------------------
+SHOTS = {
+    "overview": "/ui/",
+    "thread": "/ui/agents/bot/threads/trip-porto",
+    "facts": "/ui/agents/bot/facts",
+    "recall": "/ui/agents/bot/recall?q=guesthouse+Douro+river&user=alice&thread=trip-porto&budget=800",
+}
+
+
+def test_screenshots(browser: Any, served: Served) -> None:
+    target = os.environ.get("MEMLANE_UI_SHOTS")
+    if not target:
+        pytest.skip("set MEMLANE_UI_SHOTS=<dir> to save screenshots of the main pages")
+    out = Path(target)
+    out.mkdir(parents=True, exist_ok=True)
+    admin = sign_in(browser, served, "admin")
+    for name, path in SHOTS.items():
+        admin.go(path)
+        admin.page.screenshot(path=str(out / f"{name}.png"), full_page=False)
+        assert (out / f"{name}.png").stat().st_size > 10_000
