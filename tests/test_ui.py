@@ -36,6 +36,7 @@ expect = playwright_api.expect
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 CHROMIUM = os.environ.get("MEMLANE_CHROMIUM", "/usr/bin/chromium")
+SHOTS_DIR = os.environ.get("MEMLANE_UI_SHOTS")  # read at import: the suite's fixtures clear MEMLANE_* variables
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -124,10 +125,12 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    db = tmp_path_factory.mktemp("ui") / "ui.db"
+    home = tmp_path_factory.mktemp("ui")
+    db = home / "ui.db"
     keys, facts = _seed(db)
     port = _free_port()
-    env = {**os.environ, "PYTHONPATH": SRC, "MEMLANE_EMBEDDER": "none"}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMLANE_")}  # not the developer's settings
+    env |= {"PYTHONPATH": SRC, "MEMLANE_EMBEDDER": "none", "MEMLANE_HOME": str(home / "home")}
     proc = subprocess.Popen(
         [sys.executable, "-c", "from memlane.cli.app import main; main()", "--db", str(db), "serve",
          "--port", str(port), "--rate-limit", "0", "--no-access-log"],
@@ -193,6 +196,27 @@ def sign_in(browser: Any, served: Served, who: str, *, javascript: bool = True) 
     page.get_by_role("button", name="Sign in").click()
     expect(page.get_by_role("heading", name="Agents")).to_be_visible()
     return visitor
+
+
+# -- screenshots for the docs (first: before the tests below change the data) ---------------------
+SHOTS = {
+    "overview": "/ui/",
+    "thread": "/ui/agents/bot/threads/trip-porto",
+    "facts": "/ui/agents/bot/facts",
+    "recall": "/ui/agents/bot/recall?q=quiet+guesthouse+peanuts&user=alice&thread=trip-porto&budget=800&preset=turns",
+}
+
+
+def test_screenshots(browser: Any, served: Served) -> None:
+    if not SHOTS_DIR:
+        pytest.skip("set MEMLANE_UI_SHOTS=<dir> to save screenshots of the main pages")
+    out = Path(SHOTS_DIR)
+    out.mkdir(parents=True, exist_ok=True)
+    admin = sign_in(browser, served, "admin")
+    for name, path in SHOTS.items():
+        admin.go(path)
+        admin.page.screenshot(path=str(out / f"{name}.png"), full_page=False)
+        assert (out / f"{name}.png").stat().st_size > 10_000
 
 
 # -- signing in -------------------------------------------------------------------------------------
@@ -304,7 +328,8 @@ def test_review_share_and_edit_facts(browser: Any, served: Served) -> None:
     expect(page.get_by_role("status")).to_contain_text("now private")
     with served.memory() as mem:
         after = mem.fact(tea)
-    assert (after.content, after.importance, after.visibility) == ("Alice drinks jasmine tea every morning", 4, "private")
+    assert after.content == "Alice drinks jasmine tea every morning"
+    assert (after.importance, after.visibility) == (4, "private")
     # Alice can edit her own fact, but not the agent's own.
     alice = sign_in(browser, served, "alice")
     alice.go(f"/ui/agents/bot/facts/{served.facts['agent']}")
@@ -444,25 +469,3 @@ def test_reading_works_without_javascript(browser: Any, served: Served) -> None:
     bob.page.get_by_role("link", name="Threads", exact=True).click()
     bob.page.get_by_role("link", name="bob-chat").click()
     expect(bob.page.get_by_text("Remind me about my bank appointment.")).to_be_visible()
-
-
-# -- screenshots for the docs -----------------------------------------------------------------------
-SHOTS = {
-    "overview": "/ui/",
-    "thread": "/ui/agents/bot/threads/trip-porto",
-    "facts": "/ui/agents/bot/facts",
-    "recall": "/ui/agents/bot/recall?q=guesthouse+Douro+river&user=alice&thread=trip-porto&budget=800",
-}
-
-
-def test_screenshots(browser: Any, served: Served) -> None:
-    target = os.environ.get("MEMLANE_UI_SHOTS")
-    if not target:
-        pytest.skip("set MEMLANE_UI_SHOTS=<dir> to save screenshots of the main pages")
-    out = Path(target)
-    out.mkdir(parents=True, exist_ok=True)
-    admin = sign_in(browser, served, "admin")
-    for name, path in SHOTS.items():
-        admin.go(path)
-        admin.page.screenshot(path=str(out / f"{name}.png"), full_page=False)
-        assert (out / f"{name}.png").stat().st_size > 10_000

@@ -182,7 +182,7 @@ def bind(who: Caller, agent: str, state: ServerState) -> Scoped:
 
 
 def reachable_agents(who: Caller, state: ServerState) -> list[str]:
-    """The agents ``who`` may open: every stored agent (and the server's own) for an admin, else the key's."""
+    """The agents ``who`` may open: every agent with anything stored for an admin, else the key's own."""
     if who.scope != "admin":
         return [who.agent] if who.agent else []
-    return sorted({state.memory.agent, *state.memory.agents()})
+    return sorted(state.memory.agents())

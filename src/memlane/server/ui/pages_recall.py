@@ -20,7 +20,7 @@ __all__ = ["Section", "router"]
 router = APIRouter(prefix="/ui/agents/{agent}", include_in_schema=False)
 Text = Annotated[str, Query(max_length=200)]
 PLAYGROUND_THREAD = "ui-playground"  # a thread no one wrote in: the context then holds memory only
-BAR_WIDTH = 320
+BAR_WIDTH = 240
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,9 +33,9 @@ class Section:
     width: int
 
 
-def context_sections(s: Scoped, thread: str, query: str, user: str | None, budget: int | None) -> tuple[
-    list[Section], int, int, int
-]:
+def context_sections(
+    s: Scoped, thread: str, query: str, user: str | None, budget: int | None
+) -> tuple[list[Section], int, int, int]:
     """The context's sections (system prompt, memory sections, recent messages) with their token counts,
     the total, the budget and how many messages the budget left out."""
     ctx = s.memory.context(thread, query=query, user=user, budget=budget)
@@ -70,12 +70,8 @@ def recall(
     if q.strip():
         if thread:
             s.thread_for_user(thread)
-        hits = s.memory.recall(
-            q, user=acting, thread=thread or None, limit=limit, preset=preset or None
-        )
-        sections, total, used_budget, dropped = context_sections(
-            s, thread or PLAYGROUND_THREAD, q, acting, budget
-        )
+        hits = s.memory.recall(q, user=acting, thread=thread or None, limit=limit, preset=preset or None)
+        sections, total, used_budget, dropped = context_sections(s, thread or PLAYGROUND_THREAD, q, acting, budget)
     return render(
         request,
         "recall.html",
