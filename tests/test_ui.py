@@ -469,3 +469,24 @@ def test_reading_works_without_javascript(browser: Any, served: Served) -> None:
     bob.page.get_by_role("link", name="Threads", exact=True).click()
     bob.page.get_by_role("link", name="bob-chat").click()
     expect(bob.page.get_by_text("Remind me about my bank appointment.")).to_be_visible()
+
+
+def test_an_open_server_treats_the_visitor_as_admin(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from memlane.server import ServerSettings, create_app
+
+    with Memory(tmp_path / "open.db", agent="bot", settings=load_settings(embedder="none", worker="none")) as mem:
+        mem.remember("the agent keeps notes", category="other")
+        with TestClient(create_app(mem, ServerSettings(rate_limit=0))) as http:
+            page = http.get("/ui/")
+            assert page.status_code == 200 and "open server (admin)" in page.text
+            assert 'href="/ui/agents/bot/threads"' in page.text
+            assert "the agent keeps notes" in http.get("/ui/agents/bot/facts").text
+            # The API still answers problem details; the UI an HTML page, with its policy.
+            api = http.get("/v1/agents/bot/facts/999")
+            assert api.status_code == 404 and api.headers["content-type"] == "application/problem+json"
+            assert "content-security-policy" not in api.headers
+            ui = http.get("/ui/agents/bot/facts/999")
+            assert ui.status_code == 404 and ui.headers["content-type"].startswith("text/html")
+            assert "no fact 999" in ui.text and "default-src 'self'" in ui.headers["content-security-policy"]

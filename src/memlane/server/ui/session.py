@@ -146,6 +146,8 @@ def render(request: Request, template: str, code: int = 200, **context: Any) -> 
         {"who": who, "agents": agents, "csrf": token, "notice": request.query_params.get("notice"), **context},
         status_code=code,
     )
+    # Set here too, not only by SecurityHeaders: an error page made outside the middleware (500) has them.
+    response.headers.update({name.decode(): value.decode() for name, value in SecurityHeaders.HEADERS})
     fresh = getattr(request.state, "ui_new_nonce", None)
     if fresh is not None:
         set_cookie(request, response, SESSION_COOKIE, fresh)
@@ -200,7 +202,9 @@ class SecurityHeaders:
 
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *self.HEADERS]
+                present = {name.lower() for name, _ in message.get("headers", [])}
+                missing = [(name, value) for name, value in self.HEADERS if name not in present]
+                message["headers"] = [*message.get("headers", []), *missing]
                 if not path.startswith(PREFIX + "/static/"):
                     message["headers"].append((b"cache-control", b"no-store"))
             await send(message)
