@@ -49,14 +49,27 @@ CHROMIUM_ARGS = [
 ALICE_SECRET = "alice-zebra-7731 is her locker code"
 BOB_SECRET = "bob-walrus-4412 is his bank pin"
 BOB_SHARED = "bob recommends the ferry to Vila Nova"
-LLM_ANSWER = json.dumps(
-    {
-        "summary": "Alice planned her trip to Porto: a guesthouse by the Douro river, no peanuts.",
-        "facts": [{"category": "fact", "content": "Alice is allergic to peanuts", "importance": 5, "speaker": "alice"}],
-        "memory": "Alice planned a trip to Porto and asked for peanut-free restaurants.",
-        "summaries": [],
-    }
-)
+
+
+def _llm_reply(messages: Any) -> str:
+    """The scripted model: a summary of any batch, and the facts a batch states (a move supersedes a home)."""
+    text = " ".join(str(m.content) for m in messages)
+    facts = []
+    if "I live in Berlin" in text:
+        facts = [
+            {"category": "fact", "content": "Alice lives in Berlin", "importance": 3, "speaker": "alice"},
+            {"category": "fact", "content": "Alice is allergic to peanuts", "importance": 5, "speaker": "alice"},
+        ]
+    elif "I live in Lisbon now" in text:
+        facts = [{"category": "fact", "content": "Alice lives in Lisbon", "importance": 3, "speaker": "alice"}]
+    return json.dumps(
+        {
+            "summary": "Alice planned her trip to Porto: a guesthouse by the Douro river, no peanuts.",
+            "facts": facts,
+            "memory": "Alice planned a trip to Porto and asked for peanut-free restaurants.",
+            "summaries": [],
+        }
+    )
 
 
 def _in_ci() -> bool:
@@ -76,14 +89,15 @@ class Served:
 
 
 def _seed(db: Path) -> tuple[dict[str, str], dict[str, int]]:
-    llm = ScriptedLLM(default=LLM_ANSWER)
-    settings = load_settings(embedder="none", worker="none")
+    llm = ScriptedLLM(responder=_llm_reply)
+    settings = load_settings(embedder="none", worker="none", summarize_after=10, summarize_batch=10)
     with Memory(db, agent="bot", settings=settings, llm=llm) as mem:
         for i in range(1, 35):
             if i % 2:
-                text = {1: "Hi, I'm Alice. I'm planning a trip to Porto next month."}.get(
-                    i, f"Question {i}: which guesthouse by the Douro river is quiet?"
-                )
+                text = {
+                    1: "Hi, I'm Alice. I live in Berlin and I'm planning a trip to Porto next month.",
+                    15: "By the way, I moved: I live in Lisbon now.",
+                }.get(i, f"Question {i}: which guesthouse by the Douro river is quiet?")
                 mem.add_message("trip-porto", "user", text, user="alice", name="Alice")
             else:
                 mem.add_message("trip-porto", "assistant", f"Answer {i}: the Ribeira district has quiet guesthouses.")
@@ -198,6 +212,19 @@ def sign_in(browser: Any, served: Served, who: str, *, javascript: bool = True) 
     return visitor
 
 
+@pytest.fixture(scope="module")
+def visit(browser: Any, served: Served) -> Any:
+    """A signed-in visitor per key, made once for the module (each test goes to the pages it needs)."""
+    made: dict[str, Visitor] = {}
+
+    def get(who: str) -> Visitor:
+        if who not in made:
+            made[who] = sign_in(browser, served, who)
+        return made[who]
+
+    return get
+
+
 # -- screenshots for the docs (first: before the tests below change the data) ---------------------
 SHOTS = {
     "overview": "/ui/",
@@ -207,12 +234,12 @@ SHOTS = {
 }
 
 
-def test_screenshots(browser: Any, served: Served) -> None:
+def test_screenshots(served: Served, visit: Any) -> None:
     if not SHOTS_DIR:
         pytest.skip("set MEMLANE_UI_SHOTS=<dir> to save screenshots of the main pages")
     out = Path(SHOTS_DIR)
     out.mkdir(parents=True, exist_ok=True)
-    admin = sign_in(browser, served, "admin")
+    admin = visit("admin")
     for name, path in SHOTS.items():
         admin.go(path)
         admin.page.screenshot(path=str(out / f"{name}.png"), full_page=False)
@@ -220,22 +247,30 @@ def test_screenshots(browser: Any, served: Served) -> None:
 
 
 # -- signing in -------------------------------------------------------------------------------------
-def test_each_key_scope_sees_what_it_may(browser: Any, served: Served) -> None:
-    admin = sign_in(browser, served, "admin")
+def test_each_key_scope_sees_what_it_may(browser: Any, served: Served, visit: Any) -> None:
+    admin = visit("admin")
     agents = admin.page.get_by_role("navigation", name="Agents")
     expect(agents.get_by_role("link", name="bot")).to_be_visible()
     expect(agents.get_by_role("link", name="other")).to_be_visible()
     expect(admin.page.get_by_text("admin key")).to_be_visible()
     assert "LLM usage by operation" in admin.text()
 
-    agent = sign_in(browser, served, "bot")
+    agent = visit("bot")
     nav = agent.page.get_by_role("navigation", name="Agents")
     expect(nav.get_by_role("link", name="bot")).to_be_visible()
     assert nav.get_by_role("link", name="other").count() == 0
     assert agent.go("/ui/agents/other/threads").status == 403
     assert agent.go("/ui/agents/bot/memories").status == 200
 
-    alice = sign_in(browser, served, "alice")
+    # Keyboard only: the key field has the focus, Enter submits.
+    page = browser.new_context().new_page()
+    page.goto(served.url + "/ui/login")
+    page.keyboard.type(served.keys["alice"])
+    page.keyboard.press("Enter")
+    expect(page.get_by_text("You are signed in as user alice of agent bot")).to_be_visible()
+    page.keyboard.press("Tab")  # the first stop is the skip link
+    assert page.evaluate("document.activeElement.textContent") == "Skip to content"
+    alice = visit("alice")
     expect(alice.page.get_by_text("You are signed in as user alice of agent bot")).to_be_visible()
     assert alice.go("/ui/agents/bot/memories").status == 403
     assert alice.go("/ui/agents/bot/jobs").status == 403
@@ -252,8 +287,8 @@ def test_each_key_scope_sees_what_it_may(browser: Any, served: Served) -> None:
         assert visitor.violations == []
 
 
-def test_a_user_key_never_sees_another_users_private_fact(browser: Any, served: Served) -> None:
-    alice = sign_in(browser, served, "alice")
+def test_a_user_key_never_sees_another_users_private_fact(served: Served, visit: Any) -> None:
+    alice = visit("alice")
     bob_private = served.facts["bob"]
     pages = [
         "/ui/",
@@ -288,15 +323,15 @@ def test_a_user_key_never_sees_another_users_private_fact(browser: Any, served: 
     text = alice.text()
     assert "alice-zebra-7731" in text and BOB_SHARED in text and "answers in English" in text
     # Bob's key, in turn, never shows Alice's private fact.
-    bob = sign_in(browser, served, "bob")
+    bob = visit("bob")
     for path in ["/ui/agents/bot/facts", "/ui/agents/bot/recall?q=alice+zebra+locker", "/ui/agents/bot/threads"]:
         bob.go(path)
         assert "alice-zebra-7731" not in bob.text(), path
 
 
 # -- facts ------------------------------------------------------------------------------------------
-def test_review_share_and_edit_facts(browser: Any, served: Served) -> None:
-    admin = sign_in(browser, served, "admin")
+def test_review_share_and_edit_facts(served: Served, visit: Any) -> None:
+    admin = visit("admin")
     page = admin.page
     admin.go("/ui/agents/bot/facts")
     page.get_by_label("User (empty: everyone)").fill("alice")
@@ -311,7 +346,7 @@ def test_review_share_and_edit_facts(browser: Any, served: Served) -> None:
     with served.memory() as mem:
         assert mem.fact(tea).visibility == "shared"
     # Bob now sees it.
-    bob = sign_in(browser, served, "bob")
+    bob = visit("bob")
     bob.go("/ui/agents/bot/facts")
     assert "Alice drinks green tea every morning" in bob.text()
 
@@ -331,17 +366,32 @@ def test_review_share_and_edit_facts(browser: Any, served: Served) -> None:
     assert after.content == "Alice drinks jasmine tea every morning"
     assert (after.importance, after.visibility) == (4, "private")
     # Alice can edit her own fact, but not the agent's own.
-    alice = sign_in(browser, served, "alice")
+    alice = visit("alice")
     alice.go(f"/ui/agents/bot/facts/{served.facts['agent']}")
     assert alice.page.get_by_role("button", name="Save").count() == 0
     assert admin.violations == [] and alice.violations == []
 
 
-def test_deleting_a_fact_removes_it_from_recall(browser: Any, served: Served) -> None:
+def test_a_fact_shows_the_versions_it_superseded(served: Served, visit: Any) -> None:
+    alice = visit("alice")
+    page = alice.page
+    alice.go("/ui/agents/bot/facts")
+    assert "Alice lives in Lisbon" in alice.text() and "Alice lives in Berlin" not in alice.text()
+    page.get_by_label("Include superseded").check()
+    page.get_by_role("button", name="Filter").click()
+    old = page.get_by_role("row", name=re.compile("Alice lives in Berlin"))
+    expect(old).to_contain_text("superseded by #")
+    page.get_by_role("link", name="Alice lives in Lisbon").click()
+    expect(page.get_by_role("heading", name="Versions it superseded")).to_be_visible()
+    expect(page.get_by_role("listitem").filter(has_text="Alice lives in Berlin")).to_be_visible()
+    expect(page.get_by_role("table")).to_contain_text("create")
+
+
+def test_deleting_a_fact_removes_it_from_recall(served: Served, visit: Any) -> None:
     doomed = served.facts["doomed"]
     with served.memory() as mem:
         assert any(h.kind == "fact" and h.id == doomed for h in mem.recall("purple kayak Gertrude", user="alice"))
-    alice = sign_in(browser, served, "alice")
+    alice = visit("alice")
     alice.go("/ui/agents/bot/facts")
     alice.page.get_by_role("button", name=f"Delete fact {doomed}").click()
     expect(alice.page.get_by_role("status")).to_contain_text(f"deleted fact {doomed}")
@@ -355,11 +405,11 @@ def test_deleting_a_fact_removes_it_from_recall(browser: Any, served: Served) ->
 
 
 # -- memories ---------------------------------------------------------------------------------------
-def test_purge_memories_asks_first(browser: Any, served: Served) -> None:
+def test_purge_memories_asks_first(served: Served, visit: Any) -> None:
     with served.memory() as mem:
         count = len(mem.list_memories())
     assert count >= 1
-    agent = sign_in(browser, served, "bot")
+    agent = visit("bot")
     page = agent.page
     agent.go("/ui/agents/bot/memories")
     expect(page.get_by_text(f"{count} of at most")).to_be_visible()
@@ -379,8 +429,8 @@ def test_purge_memories_asks_first(browser: Any, served: Served) -> None:
 
 
 # -- recall playground ------------------------------------------------------------------------------
-def test_recall_playground_shows_hits_and_context(browser: Any, served: Served) -> None:
-    alice = sign_in(browser, served, "alice")
+def test_recall_playground_shows_hits_and_context(served: Served, visit: Any) -> None:
+    alice = visit("alice")
     page = alice.page
     alice.go("/ui/agents/bot/recall")
     assert page.get_by_label("As user").count() == 0  # a user key asks as its own user only
@@ -403,8 +453,8 @@ def test_recall_playground_shows_hits_and_context(browser: Any, served: Served) 
 
 
 # -- threads and jobs -------------------------------------------------------------------------------
-def test_thread_view_folds_tool_calls_and_shows_summaries(browser: Any, served: Served) -> None:
-    admin = sign_in(browser, served, "admin")
+def test_thread_view_folds_tool_calls_and_shows_summaries(served: Served, visit: Any) -> None:
+    admin = visit("admin")
     page = admin.page
     admin.go("/ui/agents/bot/threads")
     page.get_by_label("Thread key contains").fill("porto")
@@ -418,7 +468,8 @@ def test_thread_view_folds_tool_calls_and_shows_summaries(browser: Any, served: 
     expect(tool.locator("pre")).to_be_hidden()  # folded until opened
     tool.locator("summary").click()
     expect(tool.locator("pre")).to_contain_text('"name": "search_hotels"')
-    expect(page.get_by_role("heading", name="rolling: messages 1–20")).to_be_visible()
+    expect(page.get_by_role("heading", name="rolling: messages 1–10")).to_be_visible()
+    expect(page.get_by_role("heading", name="rolling: messages 11–20")).to_be_visible()
     expect(page.locator(".speaker").first).to_have_text("Alice")
     admin.go("/ui/agents/bot/jobs?status=done")
     expect(page.get_by_role("cell", name="summarize").first).to_be_visible()
@@ -427,8 +478,8 @@ def test_thread_view_folds_tool_calls_and_shows_summaries(browser: Any, served: 
 
 
 # -- security ---------------------------------------------------------------------------------------
-def test_posts_without_the_csrf_token_are_refused(browser: Any, served: Served) -> None:
-    admin = sign_in(browser, served, "admin")
+def test_posts_without_the_csrf_token_are_refused(browser: Any, served: Served, visit: Any) -> None:
+    admin = visit("admin")
     fact = served.facts["agent"]
     request = admin.page.context.request  # the signed-in browser's cookies, but no form token
     for form in ({"visibility": "shared"}, {"visibility": "shared", "csrf": "0" * 64}):
@@ -449,8 +500,8 @@ def test_posts_without_the_csrf_token_are_refused(browser: Any, served: Served) 
         assert cookies[name]["httpOnly"] and cookies[name]["sameSite"] == "Strict"
 
 
-def test_ui_responses_carry_a_content_security_policy(browser: Any, served: Served) -> None:
-    admin = sign_in(browser, served, "admin")
+def test_ui_responses_carry_a_content_security_policy(served: Served, visit: Any) -> None:
+    admin = visit("admin")
     for path in ["/ui/", "/ui/login", "/ui/agents/bot/facts", "/ui/agents/nope%20x/facts"]:
         headers = admin.go(path).headers
         assert "default-src 'self'" in headers["content-security-policy"], path
@@ -490,3 +541,16 @@ def test_an_open_server_treats_the_visitor_as_admin(tmp_path: Path) -> None:
             ui = http.get("/ui/agents/bot/facts/999")
             assert ui.status_code == 404 and ui.headers["content-type"].startswith("text/html")
             assert "no fact 999" in ui.text and "default-src 'self'" in ui.headers["content-security-policy"]
+
+
+def test_every_field_has_a_label(served: Served, visit: Any) -> None:
+    admin = visit("admin")
+    unlabelled_js = (
+        "[...document.querySelectorAll('input:not([type=hidden]), select, textarea')]"
+        ".filter(e => e.labels.length === 0 && !e.getAttribute('aria-label')).map(e => e.name)"
+    )
+    fact = served.facts["agent"]
+    for path in ["/ui/login", "/ui/agents/bot/threads", "/ui/agents/bot/facts", f"/ui/agents/bot/facts/{fact}",
+                 "/ui/agents/bot/recall?q=tea", "/ui/agents/bot/jobs", "/ui/agents/bot/memories"]:  # fmt: skip
+        admin.go(path)
+        assert admin.page.evaluate(unlabelled_js) == [], path
