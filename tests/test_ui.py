@@ -55,16 +55,19 @@ def _llm_reply(messages: Any) -> str:
     """The scripted model: a summary of any batch, and the facts a batch states (a move supersedes a home)."""
     text = " ".join(str(m.content) for m in messages)
     facts = []
+    summary = "Alice kept comparing quiet guesthouses in the Ribeira district of Porto."
     if "I live in Berlin" in text:
+        summary = "Alice introduced herself (she lives in Berlin) and started planning a trip to Porto; no peanuts."
         facts = [
             {"category": "fact", "content": "Alice lives in Berlin", "importance": 3, "speaker": "alice"},
             {"category": "fact", "content": "Alice is allergic to peanuts", "importance": 5, "speaker": "alice"},
         ]
     elif "I live in Lisbon now" in text:
+        summary = "Alice said she has moved to Lisbon; she asked for a guesthouse by the Douro river."
         facts = [{"category": "fact", "content": "Alice lives in Lisbon", "importance": 3, "speaker": "alice"}]
     return json.dumps(
         {
-            "summary": "Alice planned her trip to Porto: a guesthouse by the Douro river, no peanuts.",
+            "summary": summary,
             "facts": facts,
             "memory": "Alice planned a trip to Porto and asked for peanut-free restaurants.",
             "summaries": [],
@@ -249,6 +252,7 @@ def test_screenshots(served: Served, visit: Any) -> None:
 # -- signing in -------------------------------------------------------------------------------------
 def test_each_key_scope_sees_what_it_may(browser: Any, served: Served, visit: Any) -> None:
     admin = visit("admin")
+    admin.go("/ui/")
     agents = admin.page.get_by_role("navigation", name="Agents")
     expect(agents.get_by_role("link", name="bot")).to_be_visible()
     expect(agents.get_by_role("link", name="other")).to_be_visible()
@@ -256,6 +260,7 @@ def test_each_key_scope_sees_what_it_may(browser: Any, served: Served, visit: An
     assert "LLM usage by operation" in admin.text()
 
     agent = visit("bot")
+    agent.go("/ui/")
     nav = agent.page.get_by_role("navigation", name="Agents")
     expect(nav.get_by_role("link", name="bot")).to_be_visible()
     assert nav.get_by_role("link", name="other").count() == 0
@@ -271,6 +276,7 @@ def test_each_key_scope_sees_what_it_may(browser: Any, served: Served, visit: An
     page.keyboard.press("Tab")  # the first stop is the skip link
     assert page.evaluate("document.activeElement.textContent") == "Skip to content"
     alice = visit("alice")
+    alice.go("/ui/")
     expect(alice.page.get_by_text("You are signed in as user alice of agent bot")).to_be_visible()
     assert alice.go("/ui/agents/bot/memories").status == 403
     assert alice.go("/ui/agents/bot/jobs").status == 403

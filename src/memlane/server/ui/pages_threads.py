@@ -73,8 +73,9 @@ def thread(
 
 
 def thread_summaries(s: Scoped, thread: str) -> list[Summary]:
-    """The thread's summaries, oldest range first; a user key sees those of no one else's."""
+    """The thread's summaries: rolling ones by the range they cover, then the others (the conversation's
+    memory ...); a user key sees none that belongs to another user."""
     found = s.memory.summaries(thread)
     if s.is_user:
         found = [x for x in found if x.owner in (None, s.caller.user)]
-    return sorted(found, key=lambda x: (x.from_seq or 0, x.created_at))
+    return sorted(found, key=lambda x: (x.kind != "rolling", x.from_seq or 0, x.created_at))
