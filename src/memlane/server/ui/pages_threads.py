@@ -20,6 +20,7 @@ ThreadKey = Annotated[str, Path(min_length=1, max_length=200, pattern=r"^[^\s/]+
 Text = Annotated[str, Query(max_length=200)]
 PAGE = 50
 MESSAGES = 200
+SEARCH_HITS = 100  # messages searched for the threads that said something
 
 
 @router.get("/threads", response_class=HTMLResponse)
@@ -27,15 +28,24 @@ def threads(
     request: Request,
     s: UiScope,
     q: Text = "",
+    said: Text = "",
     user: Text = "",
     status: Annotated[str, Query(pattern="^(|open|ended)$")] = "",
     offset: Annotated[int, Query(ge=0)] = 0,
 ) -> Response:
     acting = s.acting_for(user.strip() or None)
-    found = s.memory.threads(acting, status=status or None, limit=None if q else PAGE + 1, offset=0 if q else offset)
-    if q:  # a search narrows by key; the store lists by activity, so the page is cut after filtering
+    searching = bool(q.strip() or said.strip())
+    found = s.memory.threads(acting, status=status or None, limit=None if searching else PAGE + 1,
+                             offset=0 if searching else offset)  # fmt: skip
+    if q.strip():  # narrow by key; the store lists by activity, so the page is cut after filtering
         needle = q.strip().lower()
-        found = [t for t in found if needle in t.key.lower()][offset : offset + PAGE + 1]
+        found = [t for t in found if needle in t.key.lower()]
+    if said.strip():  # threads whose messages match, best match first (recall keeps to the user's threads)
+        hits = s.memory.recall(said, user=acting, kinds=["message"], limit=SEARCH_HITS)
+        rank = {key: i for i, key in reversed(list(enumerate(h.thread for h in hits)))}
+        found = sorted((t for t in found if t.key in rank), key=lambda t: rank[t.key])
+    if searching:
+        found = found[offset : offset + PAGE + 1]
     more = len(found) > PAGE
     return render(
         request,
@@ -43,6 +53,7 @@ def threads(
         agent=s.memory.agent,
         threads=found[:PAGE],
         q=q,
+        said=said,
         user="" if s.is_user else user,
         status=status,
         offset=offset,
