@@ -111,7 +111,7 @@ def install(app: FastAPI) -> None:
             return _answer(request, 400, "the request body is not valid JSON", errors=errors)
         first = errors[0] if errors else {"loc": [], "msg": "invalid request"}
         where = ".".join(first["loc"])
-        return _answer(request, 422, f"{where}: {first['msg']}" if where else first["msg"], errors=errors)
+        return _answer(request, 422, f"{where}: {first['msg']}" if where else str(first["msg"]), errors=errors)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:

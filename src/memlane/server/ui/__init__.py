@@ -33,4 +33,4 @@ def install(app: FastAPI) -> None:
         app.include_router(module.router)
     app.mount(f"{PREFIX}/static", StaticFiles(directory=Path(__file__).parent / "static"), name="ui-static")
     app.state.error_pages = error_page
-    app.add_middleware(SecurityHeaders)  # type: ignore[arg-type]
+    app.add_middleware(SecurityHeaders)

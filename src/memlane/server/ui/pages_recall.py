@@ -11,6 +11,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from memlane.retrieval import PRESETS
+from memlane.types import Hit
 
 from ..auth import Scoped
 from .session import UiScope, render
@@ -66,7 +67,9 @@ def recall(
 ) -> Response:
     acting = s.acting_for(user.strip() or None)
     thread = thread.strip()
-    hits, sections, total, used_budget, dropped = [], [], 0, budget, 0
+    hits: list[Hit] = []
+    sections: list[Section] = []
+    total, used_budget, dropped = 0, budget, 0
     if q.strip():
         if thread:
             s.thread_for_user(thread)
