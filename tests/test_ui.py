@@ -325,6 +325,10 @@ def test_a_user_key_never_sees_another_users_private_fact(served: Served, visit:
     assert statuses["/ui/agents/bot/threads/bob-chat"] == 404
     assert statuses["/ui/agents/bot/facts?user=bob"] == 403
     assert statuses["/ui/agents/bot/users/bob"] == 403
+    # Her profile and digest (seed 003) hold what is known about her now.
+    alice.go("/ui/agents/bot/users")
+    expect(alice.page.get_by_role("heading", name="User alice")).to_be_visible()
+    expect(alice.page.get_by_role("region", name="Profile")).to_contain_text("Alice lives in Lisbon")
     # What she may see is there: her own facts, Bob's shared one and the agent's own.
     alice.go("/ui/agents/bot/facts")
     text = alice.text()
