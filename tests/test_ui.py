@@ -12,16 +12,10 @@ With ``MEMLANE_UI_SHOTS=<dir>`` set, :func:`test_screenshots` saves PNGs of the 
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,190 +23,46 @@ import httpx
 import pytest
 
 from memlane import Memory, load_settings
-from memlane.testing.scripted import ScriptedLLM
 
-playwright_api = pytest.importorskip("playwright.sync_api")
+try:
+    from playwright import sync_api as playwright_api
+except ImportError:  # the test extra installs it; a CI run without it fails rather than skips
+    if os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}:
+        raise
+    pytest.skip("playwright is not installed (pip install -e '.[test]')", allow_module_level=True)
 expect = playwright_api.expect
 
-SRC = str(Path(__file__).resolve().parents[1] / "src")
-CHROMIUM = os.environ.get("MEMLANE_CHROMIUM", "/usr/bin/chromium")
+from ui_helpers import (  # noqa: E402  (after the skip: the helpers import playwright)
+    BOB_SHARED,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    Served,
+    Visitor,
+    in_ci,
+    serve_seeded,
+    sign_in,
+)
+
 SHOTS_DIR = os.environ.get("MEMLANE_UI_SHOTS")  # read at import: the suite's fixtures clear MEMLANE_* variables
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-# Unique strings: each user's private facts, to search every page's text for.
-ALICE_SECRET = "alice-zebra-7731 is her locker code"
-BOB_SECRET = "bob-walrus-4412 is his bank pin"
-BOB_SHARED = "bob recommends the ferry to Vila Nova"
-
-
-def _llm_reply(messages: Any) -> str:
-    """The scripted model: a summary of any batch, and the facts a batch states (a move supersedes a home)."""
-    text = " ".join(str(m.content) for m in messages)
-    facts = []
-    summary = "Alice kept comparing quiet guesthouses in the Ribeira district of Porto."
-    if "I live in Berlin" in text:
-        summary = "Alice introduced herself (she lives in Berlin) and started planning a trip to Porto; no peanuts."
-        facts = [
-            {"category": "fact", "content": "Alice lives in Berlin", "importance": 3, "speaker": "alice"},
-            {"category": "fact", "content": "Alice is allergic to peanuts", "importance": 5, "speaker": "alice"},
-        ]
-    elif "I live in Lisbon now" in text:
-        summary = "Alice said she has moved to Lisbon; she asked for a guesthouse by the Douro river."
-        facts = [{"category": "fact", "content": "Alice lives in Lisbon", "importance": 3, "speaker": "alice"}]
-    return json.dumps(
-        {
-            "summary": summary,
-            "facts": facts,
-            "memory": "Alice planned a trip to Porto and asked for peanut-free restaurants.",
-            "summaries": [],
-        }
-    )
-
-
-def _in_ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
-
-
-@dataclass
-class Served:
-    url: str
-    db: Path
-    keys: dict[str, str]
-    facts: dict[str, int]
-
-    def memory(self) -> Memory:
-        """A second handle on the server's store, to check what the UI changed."""
-        return Memory(self.db, agent="bot", settings=load_settings(embedder="none", worker="none"))
-
-
-def _seed(db: Path) -> tuple[dict[str, str], dict[str, int]]:
-    llm = ScriptedLLM(responder=_llm_reply)
-    settings = load_settings(embedder="none", worker="none", summarize_after=10, summarize_batch=10)
-    with Memory(db, agent="bot", settings=settings, llm=llm) as mem:
-        for i in range(1, 35):
-            if i % 2:
-                text = {
-                    1: "Hi, I'm Alice. I live in Berlin and I'm planning a trip to Porto next month.",
-                    15: "By the way, I moved: I live in Lisbon now.",
-                }.get(i, f"Question {i}: which guesthouse by the Douro river is quiet?")
-                mem.add_message("trip-porto", "user", text, user="alice", name="Alice")
-            else:
-                mem.add_message("trip-porto", "assistant", f"Answer {i}: the Ribeira district has quiet guesthouses.")
-        mem.add_message(
-            "trip-porto",
-            "assistant",
-            None,
-            tool_calls=[{"id": "call-1", "type": "function",
-                         "function": {"name": "search_hotels", "arguments": '{"city": "Porto"}'}}],
-        )  # fmt: skip
-        mem.add_message("trip-porto", "tool", '{"hotels": ["Casa do Rio"]}', tool_call_id="call-1")
-        mem.end("trip-porto")
-        mem.add_message("bob-chat", "user", "Remind me about my bank appointment.", user="bob", name="Bob")
-        mem.end("bob-chat")
-        mem.run_jobs(timeout=60)
-        facts = {
-            "alice": mem.remember(ALICE_SECRET, user="alice", category="fact", subject="alice").id,
-            "alice_tea": mem.remember("Alice drinks green tea every morning", user="alice", category="habit").id,
-            "bob": mem.remember(BOB_SECRET, user="bob").id,
-            "bob_shared": mem.remember(BOB_SHARED, user="bob", visibility="shared").id,
-            "agent": mem.remember("The bot answers in English unless asked otherwise", category="other").id,
-            "doomed": mem.remember("Alice owns a purple kayak named Gertrude", user="alice").id,
-        }
-        mem.for_agent("other").add_message("o1", "user", "a message to another agent", user="carol")
-        keys = {
-            "admin": mem.create_api_key("admin").key,
-            "bot": mem.create_api_key("agent", agent="bot").key,
-            "alice": mem.create_api_key("user", agent="bot", user="alice").key,
-            "bob": mem.create_api_key("user", agent="bot", user="bob").key,
-        }
-    return keys, facts
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    home = tmp_path_factory.mktemp("ui")
-    db = home / "ui.db"
-    keys, facts = _seed(db)
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMLANE_")}  # not the developer's settings
-    env |= {"PYTHONPATH": SRC, "MEMLANE_EMBEDDER": "none", "MEMLANE_HOME": str(home / "home")}
-    proc = subprocess.Popen(
-        [sys.executable, "-c", "from memlane.cli.app import main; main()", "--db", str(db), "serve",
-         "--port", str(port), "--rate-limit", "0", "--no-access-log"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            assert proc.poll() is None, proc.communicate()[1]
-            try:
-                if httpx.get(f"{url}/readyz", timeout=1, trust_env=False).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "memlane serve did not become ready"
-            time.sleep(0.1)
-        yield Served(url, db, keys, facts)
-    finally:
-        proc.terminate()
-        proc.communicate(timeout=15)
+    with serve_seeded(tmp_path_factory.mktemp("ui")) as found:
+        yield found
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     if shutil.which(CHROMIUM) is None and not Path(CHROMIUM).exists():
         reason = f"no Chromium at {CHROMIUM} (apt-get install chromium)"
-        if _in_ci():
+        if in_ci():
             pytest.fail(reason)
         pytest.skip(reason)
     with playwright_api.sync_playwright() as p:
         found = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield found
         found.close()
-
-
-@dataclass
-class Visitor:
-    """One browser context (its own cookies) signed in with one key, recording CSP violations."""
-
-    page: Any
-    url: str
-    violations: list[str]
-
-    def go(self, path: str) -> Any:
-        response = self.page.goto(self.url + path)
-        assert response is not None
-        return response
-
-    def text(self) -> str:
-        return str(self.page.inner_text("body"))
-
-
-def sign_in(browser: Any, served: Served, who: str, *, javascript: bool = True) -> Visitor:
-    context = browser.new_context(java_script_enabled=javascript, viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    violations: list[str] = []
-    page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
-    visitor = Visitor(page, served.url, violations)
-    visitor.go("/ui/login")
-    page.get_by_label("API key").fill(served.keys[who])
-    page.get_by_role("button", name="Sign in").click()
-    expect(page.get_by_role("heading", name="Agents")).to_be_visible()
-    return visitor
 
 
 @pytest.fixture(scope="module")
@@ -273,8 +123,9 @@ def test_each_key_scope_sees_what_it_may(browser: Any, served: Served, visit: An
     page.keyboard.type(served.keys["alice"])
     page.keyboard.press("Enter")
     expect(page.get_by_text("You are signed in as user alice of agent bot")).to_be_visible()
-    page.keyboard.press("Tab")  # the first stop is the skip link
-    assert page.evaluate("document.activeElement.textContent") == "Skip to content"
+    page.goto(served.url + "/ui/")  # a fresh page: the first Tab stop is the skip link
+    page.keyboard.press("Tab")
+    expect(page.locator(":focus")).to_have_text("Skip to content")
     alice = visit("alice")
     alice.go("/ui/")
     expect(alice.page.get_by_text("You are signed in as user alice of agent bot")).to_be_visible()
