@@ -2,9 +2,10 @@
 server's one key check, :func:`memlane.server.auth.authenticate`), the CSRF token every POST form carries,
 form parsing, and page rendering with the security headers every UI response gets.
 
-CSRF: each browser gets a random session nonce in a cookie; a form's token is an HMAC of that nonce under a
-secret of this server process. A POST whose token does not match its cookie is refused (403): another site
-can neither read the cookie nor compute the token.
+CSRF: each browser gets a random session nonce in a cookie; a form's token is an HMAC of that nonce keyed by
+the signed-in API key (so every server process sharing a store computes the same token). A POST whose token
+does not match its cookies is refused (403): another site can neither read the cookies nor compute the
+token, and a nonce planted in the browser does not help without the key.
 """
 
 from __future__ import annotations
@@ -60,13 +61,11 @@ def _when(moment: datetime | None) -> str:
 templates.env.filters["when"] = _when
 
 
-def _secret(request: Request) -> bytes:
-    state = request.app.state
-    found: bytes | None = getattr(state, "ui_secret", None)
-    if found is None:
-        found = secrets.token_bytes(32)
-        state.ui_secret = found
-    return found
+def _token(request: Request, nonce: str) -> str:
+    """The CSRF token of ``nonce`` for the key this browser is signed in with (none: the sign-in form)."""
+    key = request.cookies.get(KEY_COOKIE, "")
+    secret = hashlib.sha256(b"memlane-ui-csrf\0" + key.encode()).digest()
+    return hmac.new(secret, nonce.encode(), hashlib.sha256).hexdigest()
 
 
 def _nonce(request: Request) -> str:
@@ -83,7 +82,7 @@ def _nonce(request: Request) -> str:
 
 def csrf_token(request: Request) -> str:
     """The token a form of this browser must send back."""
-    return hmac.new(_secret(request), _nonce(request).encode(), hashlib.sha256).hexdigest()
+    return _token(request, _nonce(request))
 
 
 def ui_caller(request: Request, state: Annotated[ServerState, Depends(server_state)]) -> Caller:
@@ -125,8 +124,7 @@ async def read_form(request: Request) -> dict[str, str]:
     fields = dict(pairs)
     given = fields.pop("csrf", "")
     nonce = request.cookies.get(SESSION_COOKIE, "")
-    expected = hmac.new(_secret(request), nonce.encode(), hashlib.sha256).hexdigest()
-    if not nonce or not hmac.compare_digest(given.encode(), expected.encode()):
+    if not nonce or not hmac.compare_digest(given.encode(), _token(request, nonce).encode()):
         raise Forbidden("the form's security token is missing or out of date: reload the page and try again")
     return fields
 
