@@ -174,6 +174,7 @@ class Hit:
     ``message_id``/``seq``/``created_at``/``metadata`` are those of the turn that matched. A single-turn hit
     has the bare content in ``text`` and its speaker in ``user``. ``created_at`` dates the item (for a
     message: when it was said). ``score`` orders hits of one search; it is not comparable across searches.
+    ``retrievers`` names the retrievers that found the item (e.g. ``("keyword", "vector")``).
     """
 
     kind: Literal["message", "fact", "summary"]
@@ -187,6 +188,7 @@ class Hit:
     user: str | None = None
     seq: int | None = None
     message_ids: tuple[int, ...] = ()
+    retrievers: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,7 @@ the token-budgeted context for the next model call."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any, Literal, overload
 
@@ -149,11 +150,12 @@ class RecallMixin(MemoryBase):
         hits: list[Hit] = []
         for f in found:
             if isinstance(f.item, Message):
-                hits.append(_message_hit(f.item, f.score, f.window))
+                hit = _message_hit(f.item, f.score, f.window)
             elif isinstance(f.item, Fact):
-                hits.append(_fact_hit(f.item, f.score))
+                hit = _fact_hit(f.item, f.score)
             else:
-                hits.append(_summary_hit(f.item, f.score))
+                hit = _summary_hit(f.item, f.score)
+            hits.append(replace(hit, retrievers=tuple(s for s in f.source.split("+") if s)))
         return hits
 
     def context(

@@ -156,7 +156,8 @@ class Searcher:
             kinds = by_kind(only)
             if len(kinds) <= 1:
                 return sorted(only, key=lambda c: -c.score)
-            return rrf({k: sorted(v, key=lambda c: -c.score) for k, v in kinds.items()}, k=config.rrf_k)
+            fused = rrf({k: sorted(v, key=lambda c: -c.score) for k, v in kinds.items()}, k=config.rrf_k)
+            return [replace(c, source=only[0].source) for c in fused]  # found by the one retriever, not by a kind
         if config.fusion == "linear":
             normalize = NORMALIZERS[config.normalization]
             if config.normalization == "minmax":

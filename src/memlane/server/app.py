@@ -9,6 +9,7 @@ Routes::
     /v1/agents/{agent}/memories|profiles|digests|jobs|usage|export|import|status   (routes_agent)
     /v1/keys, /v1/db/status             admin                       (routes_admin)
     /healthz /readyz /metrics           operations, no key
+    /ui                                 the review web UI (ui/), signed in with a key in a cookie
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memlane import Memory, __version__
 
-from . import problems, routes_admin, routes_agent, routes_memory, routes_threads
+from . import problems, routes_admin, routes_agent, routes_memory, routes_threads, ui
 from .settings import ServerSettings
 from .state import ServerState
 
@@ -141,5 +142,6 @@ def create_app(memory: Memory, settings: ServerSettings | None = None) -> FastAP
     for module in (routes_threads, routes_memory, routes_agent, routes_admin):
         app.include_router(module.router)
     app.include_router(routes_admin.ops)
+    ui.install(app)
     app.add_middleware(_Edge, state=state)  # type: ignore[arg-type]
     return app

@@ -21,11 +21,21 @@ from fastapi import Depends, HTTPException, Path, Request
 
 from memlane import Memory
 from memlane.errors import Forbidden, NotFound, Unauthenticated
-from memlane.types import ApiKey, Thread
+from memlane.types import ApiKey, Fact, Thread
 
 from .state import ServerState
 
-__all__ = ["Caller", "Scoped", "admin_caller", "caller", "scoped", "server_state"]
+__all__ = [
+    "Caller",
+    "Scoped",
+    "admin_caller",
+    "authenticate",
+    "bind",
+    "caller",
+    "reachable_agents",
+    "scoped",
+    "server_state",
+]
 
 AgentPath = Annotated[str, Path(min_length=1, max_length=200, pattern=r"^[^\s/]+$", description="The agent.")]
 
@@ -51,21 +61,34 @@ class Caller:
 
 
 def caller(request: Request, state: Annotated[ServerState, Depends(server_state)]) -> Caller:
-    """Authenticate the request and apply the key's rate limit.
+    """Authenticate the request (``Authorization: Bearer <key>``) and apply the key's rate limit.
 
     Raises:
         Unauthenticated: no key (keys are configured), or a bad, revoked or expired key. 429 when limited.
     """
     header = request.headers.get("authorization")
-    if header is None:
-        if not state.open_mode():
-            raise Unauthenticated("send an API key: Authorization: Bearer <key>")
-        found = Caller(None, "admin", None, None)
-        bucket = f"open:{request.client.host if request.client else '-'}"
-    else:
+    secret = None
+    if header is not None:
         kind, _, secret = header.partition(" ")
         if kind.lower() != "bearer" or not secret.strip():
             raise Unauthenticated("the Authorization header must be 'Bearer <key>'")
+    return authenticate(request, state, secret, "send an API key: Authorization: Bearer <key>")
+
+
+def authenticate(request: Request, state: ServerState, secret: str | None, missing: str) -> Caller:
+    """The caller holding API key ``secret`` (None: no key given; then admin while the server is open),
+    with the key's rate limit applied. The one check of a key, for the API's header and the UI's cookie.
+
+    Raises:
+        Unauthenticated: no key (``missing`` says how to send one), or a bad, revoked or expired key.
+        429 when limited.
+    """
+    if secret is None:
+        if not state.open_mode():
+            raise Unauthenticated(missing)
+        found = Caller(None, "admin", None, None)
+        bucket = f"open:{request.client.host if request.client else '-'}"
+    else:
         key = state.memory.authenticate(secret.strip())
         found = Caller(key, key.scope, key.agent, key.user)
         bucket = f"key:{key.id}"
@@ -110,6 +133,21 @@ class Scoped:
         if self.is_user:
             raise Forbidden("this needs an agent or admin key")
 
+    def visible_fact(self, fact: Fact) -> Fact:
+        """``fact`` if the caller may see it (a user key: its own, shared or the agent's), else NotFound
+        (so that another user's private fact does not even show that it exists)."""
+        if self.is_user and fact.owner not in (None, self.caller.user) and fact.visibility != "shared":
+            raise NotFound(f"no fact {fact.id} in agent {self.memory.agent!r}")
+        return fact
+
+    def fact_actor(self, fact_id: int, user: str | None) -> str | None:
+        """The user to act as when changing a fact (the facade then checks ownership); a user key may not
+        even learn of another's private fact (NotFound)."""
+        acting = self.acting_for(user)
+        if self.is_user:
+            self.visible_fact(self.memory.fact(fact_id))
+        return acting
+
     def thread_for_user(self, thread: str, *, write: bool = False, must_exist: bool = False) -> Thread | None:
         """Check a user key may use ``thread``: one it took part in (for ``write`` — reset, delete — one
         only it took part in). An unknown thread is free to start (or NotFound with ``must_exist``)."""
@@ -133,6 +171,18 @@ def scoped(
     state: Annotated[ServerState, Depends(server_state)],
 ) -> Scoped:
     """The caller bound to ``agent`` (from the path). Raises Forbidden for another agent's key."""
+    return bind(who, agent, state)
+
+
+def bind(who: Caller, agent: str, state: ServerState) -> Scoped:
+    """``who`` bound to ``agent``. Raises Forbidden for another agent's key."""
     if not who.may_reach(agent):
         raise Forbidden(f"this key is for agent {who.agent!r}, not {agent!r}")
     return Scoped(who, state.view(agent))
+
+
+def reachable_agents(who: Caller, state: ServerState) -> list[str]:
+    """The agents ``who`` may open: every agent with anything stored for an admin, else the key's own."""
+    if who.scope != "admin":
+        return [who.agent] if who.agent else []
+    return sorted(state.memory.agents())

@@ -7,6 +7,9 @@ memlane's exception tree maps to a status (by type, never by message)::
 
 The server itself adds 400 (malformed JSON), 413 (body too large), 422 (a body or parameter that does not
 fit the schema) and 429 (rate limit, with ``Retry-After``).
+
+A part of the app that answers people rather than programs (the review UI) may set
+``app.state.error_pages``: a function ``(request, status, detail) -> Response | None`` asked first.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from memlane.errors import (
@@ -89,35 +92,48 @@ def problem(
 
 
 def install(app: FastAPI) -> None:
-    """Map every error the app can raise to a problem-details response."""
+    """Map every error the app can raise to a problem-details response (or an error page, see above)."""
 
     @app.exception_handler(MemlaneError)
-    async def memlane_error(request: Request, exc: MemlaneError) -> JSONResponse:
+    async def memlane_error(request: Request, exc: MemlaneError) -> Response:
         status = status_for(exc)
         if status >= 500:
             logger.warning("request %s failed: %s: %s", _rid(request), type(exc).__name__, exc)
-        return problem(request, status, " ".join(str(exc).split()) or type(exc).__name__)
+        return _answer(request, status, " ".join(str(exc).split()) or type(exc).__name__)
 
     @app.exception_handler(RequestValidationError)
-    async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+    async def invalid_request(request: Request, exc: RequestValidationError) -> Response:
         errors = [
             {"loc": [str(p) for p in e.get("loc", ())], "msg": str(e.get("msg", "")), "type": str(e.get("type", ""))}
             for e in exc.errors()
         ]
         if any(e["type"] == "json_invalid" for e in errors):
-            return problem(request, 400, "the request body is not valid JSON", errors=errors)
+            return _answer(request, 400, "the request body is not valid JSON", errors=errors)
         first = errors[0] if errors else {"loc": [], "msg": "invalid request"}
         where = ".".join(first["loc"])
-        return problem(request, 422, f"{where}: {first['msg']}" if where else first["msg"], errors=errors)
+        return _answer(request, 422, f"{where}: {first['msg']}" if where else str(first["msg"]), errors=errors)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        return problem(request, exc.status_code, str(exc.detail), headers=dict(exc.headers or {}))
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        return _answer(request, exc.status_code, str(exc.detail), headers=dict(exc.headers or {}))
 
     @app.exception_handler(Exception)
-    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
+    async def unexpected(request: Request, exc: Exception) -> Response:
         logger.exception("request %s raised", _rid(request))
-        return problem(request, 500, "internal error (see the server log for this request id)")
+        return _answer(request, 500, "internal error (see the server log for this request id)")
+
+
+def _answer(
+    request: Request, status: int, detail: str, *, headers: dict[str, str] | None = None, **extra: Any
+) -> Response:
+    pages = getattr(request.app.state, "error_pages", None)
+    if pages is not None:
+        page: Response | None = pages(request, status, detail)
+        if page is not None:
+            if headers:
+                page.headers.update(headers)
+            return page
+    return problem(request, status, detail, headers=headers, **extra)
 
 
 def _rid(request: Request) -> str:

@@ -9,7 +9,6 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query, Request
 
-from memlane.errors import NotFound
 from memlane.pipeline.memories import SECTION_TITLE as MEMORIES_TITLE
 from memlane.types import Fact, Hit, HitGroup
 
@@ -72,21 +71,6 @@ def recall(s: Scope, body: RecallBody) -> list[Hit] | list[HitGroup]:
 
 
 # -- facts ----------------------------------------------------------------------------------------
-def _visible(s: Scoped, fact: Fact) -> Fact:
-    """``fact`` if the caller may see it (a user key: its own, shared or the agent's), else NotFound."""
-    if s.is_user and fact.owner not in (None, s.caller.user) and fact.visibility != "shared":
-        raise NotFound(f"no fact {fact.id} in agent {s.memory.agent!r}")
-    return fact
-
-
-def _owned(s: Scoped, fact_id: int, user: str | None) -> str | None:
-    """The user to act as when changing a fact; a user key may not even learn of another's private fact."""
-    acting = s.acting_for(user)
-    if s.is_user:
-        _visible(s, s.memory.fact(fact_id))
-    return acting
-
-
 @router.post("/facts", status_code=201, summary="Remember a fact")
 def remember(s: Scope, body: FactBody) -> Fact:
     args: dict[str, Any] = body.model_dump(exclude_none=True, exclude={"content", "user"})
@@ -123,20 +107,20 @@ def list_facts(
 
 @router.get("/facts/{fact_id}", summary="One fact with its change history")
 def get_fact(s: Scope, fact_id: FactId) -> FactOut:
-    fact = _visible(s, s.memory.fact(fact_id))
+    fact = s.visible_fact(s.memory.fact(fact_id))
     return FactOut(fact=fact, history=s.memory.fact_history(fact_id))
 
 
 @router.patch("/facts/{fact_id}", summary="Change a fact's content, importance, category ...")
 def update_fact(s: Scope, fact_id: FactId, body: FactPatch) -> Fact:
-    user = _owned(s, fact_id, body.user)
+    user = s.fact_actor(fact_id, body.user)
     args: dict[str, Any] = body.model_dump(exclude_none=True, exclude={"user"})
     return s.memory.update_fact(fact_id, user=user, **args)
 
 
 @router.put("/facts/{fact_id}/visibility", summary="Share a fact, or make it private (owner only)")
 def set_visibility(s: Scope, fact_id: FactId, body: VisibilityBody) -> Fact:
-    user = _owned(s, fact_id, body.user)
+    user = s.fact_actor(fact_id, body.user)
     return s.memory.update_fact(fact_id, visibility=body.visibility, user=user)
 
 
@@ -147,7 +131,7 @@ def forget(
     user: Annotated[str | None, Query(min_length=1, max_length=200)] = None,
     purge: bool = False,
 ) -> Fact:
-    return s.memory.forget(fact_id, user=_owned(s, fact_id, user), purge=purge)
+    return s.memory.forget(fact_id, user=s.fact_actor(fact_id, user), purge=purge)
 
 
 @router.delete("/facts", summary="Forget every fact a user owns (or the agent's own)")
