@@ -128,6 +128,7 @@ def test_the_same_scenario_through_memory_and_client(served: tuple[str, Memory, 
         assert client.digest("alice") == server_mem.digest("alice")
         assert client.jobs(status="done") == server_mem.jobs(status="done")
         assert client.usage_totals() == [] and client.budget().agent == "bot"
+        assert client.usage_by_day(3) == server_mem.usage_by_day(3) and len(client.usage_by_day()) == 14
         assert client.status().counts == server_mem.status().counts
         exported = io.StringIO()
         assert client.export(exported) == len(list(server_mem.export_records()))

@@ -90,3 +90,25 @@ def test_usage_totals_since_a_time(tmp_path: Path, clock: FakeClock) -> None:
         assert (recent.calls, recent.prompt_tokens, recent.completion_tokens) == (1, 20, 3)
         assert mem.usage_totals(since=t0 + timedelta(days=1)) == []
         assert mem.budget().agent == "bot"
+
+
+def test_usage_by_day_splits_the_agents_use_into_utc_days(tmp_path: Path, clock: FakeClock) -> None:
+    with _open(tmp_path / "m.db", clock) as mem:
+        now = clock()
+        today = now.date()
+        mem.store.record_usage(
+            [
+                UsageRecord("bot", "summarize", "m", 10, 2, 0.1, True, None, now - timedelta(days=2)),
+                UsageRecord("bot", "summarize", "m", 20, 3, 0.2, True, None, now - timedelta(days=2)),
+                UsageRecord("bot", "create_memory", "m", 5, 5, 0.2, True, None, now),
+                UsageRecord("other", "summarize", "m", 99, 9, 0.2, True, None, now - timedelta(days=1)),
+                UsageRecord("bot", "summarize", "m", 1000, 0, 0.2, True, None, now - timedelta(days=30)),
+            ]
+        )
+        days = mem.usage_by_day(3)
+        assert [d.day for d in days] == [today - timedelta(days=2), today - timedelta(days=1), today]
+        assert [(d.calls, d.tokens) for d in days] == [(2, 35), (0, 0), (1, 10)]  # another agent's use is not here
+        assert len(mem.usage_by_day()) == 14
+        for bad in (0, 367, "7", True):
+            with pytest.raises(InvalidInput):
+                mem.usage_by_day(bad)  # type: ignore[arg-type]

@@ -108,6 +108,12 @@ def test_each_key_scope_sees_what_it_may(browser: Any, served: Served, visit: An
     expect(agents.get_by_role("link", name="other")).to_be_visible()
     expect(admin.page.get_by_text("admin key")).to_be_visible()
     assert "LLM usage by operation" in admin.text()
+    # the day chart: today's column carries the tokens the store recorded today (the seeded run's LLM calls)
+    with served.memory() as mem:
+        [today] = mem.usage_by_day(1)
+    assert today.tokens > 0
+    day_titles = admin.page.locator("svg[aria-labelledby^='days-'] g > title").all_text_contents()
+    assert f"{today.day.strftime('%d %b')}: {today.tokens} tokens ({today.calls} calls)" in day_titles
 
     agent = visit("bot")
     agent.go("/ui/")

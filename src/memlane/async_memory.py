@@ -42,7 +42,20 @@ if TYPE_CHECKING:
     from .retrieval import SearchConfig
     from .store import Store, StoreStatus
     from .tokens import Tokenizer
-    from .types import ApiKey, Fact, FactChange, Hit, HitGroup, Job, Message, Summary, Thread, UsageTotals, UserRecord
+    from .types import (
+        ApiKey,
+        Fact,
+        FactChange,
+        Hit,
+        HitGroup,
+        Job,
+        Message,
+        Summary,
+        Thread,
+        UsageDay,
+        UsageTotals,
+        UserRecord,
+    )
 
 __all__ = ["AsyncMemory"]
 
@@ -420,6 +433,9 @@ class AsyncMemory:
 
     async def usage_totals(self, since: datetime | None = None, *, all_agents: bool = False) -> list[UsageTotals]:
         return await self._run(self.sync.usage_totals, since, all_agents=all_agents)
+
+    async def usage_by_day(self, days: int = 14) -> list[UsageDay]:
+        return await self._run(self.sync.usage_by_day, days)
 
     async def list_memories(self, limit: int | None = None) -> list[Summary]:
         return await self._run(self.sync.list_memories, limit)

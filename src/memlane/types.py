@@ -7,7 +7,7 @@ Every record carries the agent it belongs to; the agent is the hard isolation bo
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, Literal
 
 __all__ = [
@@ -25,6 +25,7 @@ __all__ = [
     "Role",
     "Summary",
     "Thread",
+    "UsageDay",
     "UsageRecord",
     "UsageTotals",
     "UserRecord",
@@ -260,6 +261,15 @@ class UsageTotals:
     def mean_latency_s(self) -> float | None:
         """Average seconds per call (None before the first call)."""
         return self.latency_s / self.calls if self.calls else None
+
+
+@dataclass(frozen=True, slots=True)
+class UsageDay:
+    """An agent's LLM use on one UTC day."""
+
+    day: date
+    calls: int
+    tokens: int
 
 
 @dataclass(frozen=True, slots=True)

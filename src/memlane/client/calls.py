@@ -18,7 +18,7 @@ from pydantic import TypeAdapter
 from ..context import Context
 from ..pipeline.usage import BudgetStatus
 from ..store import StoreStatus
-from ..types import Fact, FactChange, Hit, HitGroup, Job, Message, Summary, Thread, UsageTotals
+from ..types import Fact, FactChange, Hit, HitGroup, Job, Message, Summary, Thread, UsageDay, UsageTotals
 
 __all__ = ["CALLS", "Call"]
 
@@ -306,6 +306,10 @@ def usage_totals(since: datetime | None = None, *, all_agents: bool = False) -> 
     return Call("GET", "/usage", lambda d: _as(list[UsageTotals])(d["usage"]), params=_params(since=since))
 
 
+def usage_by_day(days: int = 14) -> Call:
+    return Call("GET", "/usage/days", _as(list[UsageDay]), params=_params(days=days))
+
+
 def budget() -> Call:
     return Call("GET", "/usage", lambda d: _as(BudgetStatus)(d["budget"]))
 
@@ -333,6 +337,6 @@ CALLS: dict[str, Callable[..., Call]] = {
         add_message, add_messages, history, thread, threads, set_thread, reset, delete_thread, end, context, recall,
         remember, fact, fact_history, facts, update_fact, forget, forget_all, list_memories, purge_memories,
         delete_memory, profile,
-        digest, jobs, retry_job, usage_totals, budget, status,
+        digest, jobs, retry_job, usage_totals, usage_by_day, budget, status,
     )
 }  # fmt: skip

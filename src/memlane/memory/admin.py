@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Sequence
-from datetime import datetime
+from datetime import UTC, datetime, time, timedelta
 from pathlib import Path
 from typing import IO, Any
 
@@ -14,7 +14,7 @@ from ..exchange import EXPORT_FORMAT, EXPORT_VERSION, check_record
 from ..pipeline.memories import SUMMARY_KIND as MEMORY_KIND
 from ..pipeline.memories import list_memories, purge_memories
 from ..store import FactFilter, Scope, StoreStatus
-from ..types import Summary, UsageTotals
+from ..types import Summary, UsageDay, UsageTotals
 from .base import KINDS, TOKEN_FIELDS, MemoryBase, aware, check_count, check_positive, item_text
 
 __all__ = ["AdminMixin"]
@@ -95,6 +95,26 @@ class AdminMixin(MemoryBase):
             raise InvalidInput(f"since must be a datetime, not {type(since).__name__}")
         moment = None if since is None else aware(since)
         return self.usage.totals(None if all_agents else self.agent, since=moment)
+
+    def usage_by_day(self, days: int = 14) -> list[UsageDay]:
+        """This agent's LLM calls and tokens per UTC day over the last ``days`` days (today included), oldest
+        first, from the store's usage records (every process sharing the store).
+
+        Raises:
+            InvalidInput: ``days`` is not 1 to 366, or the store keeps no usage records.
+        """
+        if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= 366:
+            raise InvalidInput(f"days must be an integer from 1 to 366, not {days!r}")
+        today = self._now().astimezone(UTC).date()
+        starts = [datetime.combine(today - timedelta(days=back), time(), UTC) for back in range(days - 1, -1, -1)]
+        # What was used since each day began; a day's own use is the difference to the next day's.
+        since = [(sum(t.calls for t in found), sum(t.total_tokens for t in found))
+                 for found in (self.usage.totals(self.agent, since=start) for start in starts)]  # fmt: skip
+        since.append((0, 0))
+        return [
+            UsageDay(start.date(), since[i][0] - since[i + 1][0], since[i][1] - since[i + 1][1])
+            for i, start in enumerate(starts)
+        ]
 
     # -- the agent's memories and the agent itself (seed 001's admin endpoints and uninstall) ---------
 

@@ -14,7 +14,7 @@ from fastapi.responses import StreamingResponse
 
 from memlane.errors import InvalidInput
 from memlane.store import StoreStatus
-from memlane.types import Job, Summary
+from memlane.types import Job, Summary, UsageDay
 
 from .auth import Scoped, scoped
 from .schemas import PROBLEMS, Deleted, MemoryOut
@@ -100,6 +100,12 @@ def usage(s: Scope, since: datetime | None = None) -> dict[str, Any]:
     s.require_agent_level()
     return {"agent": s.memory.agent, "since": since, "usage": s.memory.usage_totals(since),
             "budget": s.memory.budget()}  # fmt: skip
+
+
+@router.get("/usage/days", summary="LLM calls and tokens per UTC day, the last `days` days, oldest first")
+def usage_by_day(s: Scope, days: Annotated[int, Query(ge=1, le=366)] = 14) -> list[UsageDay]:
+    s.require_agent_level()
+    return s.memory.usage_by_day(days)
 
 
 @router.get("/status", summary="Backend, schema version and this agent's row counts")

@@ -11,7 +11,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from memlane.errors import InvalidInput, Unauthenticated
-from memlane.types import UsageTotals
+from memlane.types import UsageDay, UsageTotals
 
 from ..auth import Caller, Scoped, authenticate, bind, reachable_agents, server_state
 from ..state import ServerState
@@ -25,6 +25,7 @@ Who = Annotated[Caller, Depends(ui_caller)]
 Id = Annotated[int, Path(ge=1, le=2**62)]
 UserKey = Annotated[str, Path(min_length=1, max_length=200, pattern=r"^[^\s/]+$")]
 CHART_WIDTH = 320
+DAY_CHART_HEIGHT = 80
 
 
 # -- signing in -------------------------------------------------------------------------------------
@@ -77,6 +78,7 @@ class AgentRow:
     pending: int
     dead: int
     bars: list[Bar]
+    days: list[Bar]
     spent: int
     limit: int
 
@@ -95,6 +97,22 @@ def usage_bars(totals: list[UsageTotals], width: int = CHART_WIDTH) -> list[Bar]
     ]
 
 
+def day_bars(days: list[UsageDay], height: int = DAY_CHART_HEIGHT) -> list[Bar]:
+    """One column per day, its height proportional to the tokens used that day."""
+    most = max((d.tokens for d in days), default=0)
+    return [
+        Bar(d.day.strftime("%d %b"), d.tokens, round(height * d.tokens / most) if most else 0, f"{d.calls} calls")
+        for d in days
+    ]
+
+
+def _usage_days(s: Scoped) -> list[UsageDay]:
+    try:
+        return s.memory.usage_by_day(14)
+    except InvalidInput:  # a store that keeps no usage records (an in-memory one): no history to chart
+        return []
+
+
 def agent_row(s: Scoped) -> AgentRow:
     """The overview figures of the agent ``s`` is bound to (needs an agent or admin key)."""
     s.require_agent_level()
@@ -108,6 +126,7 @@ def agent_row(s: Scoped) -> AgentRow:
         pending=len(m.jobs(status="pending", limit=None)),
         dead=len(m.jobs(status="dead", limit=None)),
         bars=usage_bars(m.usage_totals()),
+        days=day_bars(_usage_days(s)),
         spent=budget.spent,
         limit=budget.limit,
     )
