@@ -186,6 +186,14 @@ def test_a_user_key_never_sees_another_users_private_fact(served: Served, visit:
     alice.go("/ui/agents/bot/users")
     expect(alice.page.get_by_role("heading", name="User alice")).to_be_visible()
     expect(alice.page.get_by_role("region", name="Profile")).to_contain_text("Alice lives in Lisbon")
+    with served.memory() as mem:  # the page says when the LLM merged her profile, if it did
+        merged = [p for p in mem.summaries(kind="profile") if p.owner == "alice"]
+    made = (
+        f"Merged by the LLM on {merged[0].created_at:%Y-%m-%d %H:%M}" if merged else "Made now from the current facts"
+    )
+    expect(alice.page.get_by_role("region", name="Profile")).to_contain_text(made)
+    alice.page.get_by_role("link", name="Show the digest").click()
+    expect(alice.page.get_by_role("region", name="Digest")).to_contain_text("Made on ")
     # What she may see is there: her own facts, Bob's shared one and the agent's own.
     alice.go("/ui/agents/bot/facts")
     text = alice.text()

@@ -5,6 +5,7 @@ ownership checks (:mod:`memlane.server.auth`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Query, Request
@@ -229,13 +230,16 @@ def known_users(s: Scoped) -> list[str]:
 def user_page(request: Request, s: UiScope, user: UserKey, digest: bool = False) -> Response:
     who = s.acting_for(user)
     assert who is not None
+    merged = [p for p in s.memory.summaries(kind="profile") if p.owner == who]  # newest first
     return render(
         request,
         "user.html",
         agent=s.memory.agent,
         user=who,
         profile=s.memory.profile(who),
+        profile_made=merged[0].created_at if merged else None,
         digest=s.memory.digest(who) if digest else None,
+        digest_made=datetime.now(UTC) if digest else None,
     )
 
 
