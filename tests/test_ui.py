@@ -358,6 +358,17 @@ def test_thread_view_folds_tool_calls_and_shows_summaries(served: Served, visit:
     expect(page.get_by_role("cell", name="summarize").first).to_be_visible()
     page.get_by_role("button", name=re.compile(r"Retry job \d+")).first.click()
     expect(page.get_by_role("status")).to_contain_text("is back in the queue")
+    # The dead letter (seeded with a payload no handler can use) shows its error; retry queues it again.
+    with served.memory() as mem:
+        [dead] = mem.jobs(status="dead")
+    admin.go("/ui/agents/bot/jobs?status=dead")
+    error = page.get_by_role("row", name=re.compile(f"Retry job {dead.id}")).locator("details")
+    error.locator("summary").click()
+    expect(error).to_contain_text("has no thread in its payload")
+    page.get_by_role("button", name=f"Retry job {dead.id}").click()
+    expect(page.get_by_role("status")).to_contain_text("is back in the queue")
+    with served.memory() as mem:
+        assert mem.jobs(status="dead") == [] and any(j.id == dead.id for j in mem.jobs(status="pending"))
 
 
 # -- security ---------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from playwright.sync_api import expect
 
 from memlane import Memory, load_settings
 from memlane.testing.scripted import ScriptedLLM
+from memlane.validation import NewJob
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 CHROMIUM = os.environ.get("MEMLANE_CHROMIUM", "/usr/bin/chromium")
@@ -102,6 +104,8 @@ def _seed(db: Path) -> tuple[dict[str, str], dict[str, int]]:
         mem.end("trip-porto")
         mem.add_message("bob-chat", "user", "Remind me about my bank appointment.", user="bob", name="Bob")
         mem.end("bob-chat")
+        # A dead letter: a job whose payload no handler can use (the worker gives it up at once).
+        mem.store.enqueue_jobs("bot", [NewJob("summarize", {"thread": ""})], datetime.now(UTC))
         mem.run_jobs(timeout=60)
         facts = {
             "alice": mem.remember(ALICE_SECRET, user="alice", category="fact", subject="alice").id,
