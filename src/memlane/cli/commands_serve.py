@@ -33,7 +33,8 @@ def serve(
     ] = True,
     max_body_bytes: Annotated[int, typer.Option("--max-body-bytes", help="Largest request body accepted.")] = 1_000_000,
 ) -> None:
-    """Serve memlane over HTTP: every route under /v1, OpenAPI at /openapi.json, docs at /docs.
+    """Serve memlane over HTTP: every route under /v1, OpenAPI at /openapi.json, docs at /docs, the
+    review UI at /ui, Prometheus metrics at /metrics.
 
     Clients send `Authorization: Bearer <key>` (`memlane keys create`). Without keys the server is open
     and listens on loopback only.

@@ -47,8 +47,10 @@ def serve(memory: Memory, settings: ServerSettings) -> None:
     ]
     for thread in threads:
         thread.start()
+    workers = settings.workers_in_process
     _say(f"memlane: serving {memory.store.location} on http://{settings.host}:{settings.port} "
-         f"({settings.workers_in_process} in-process workers)")  # fmt: skip
+         f"({workers} in-process worker{'' if workers == 1 else 's'}); review UI at "
+         f"http://{settings.host}:{settings.port}/ui/")  # fmt: skip
     try:
         uvicorn.run(
             create_app(memory, settings),
