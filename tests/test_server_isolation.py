@@ -73,6 +73,7 @@ def _routes(ids: dict[str, Any]) -> list[tuple[str, str, dict[str, Any], int]]:
         ("GET", "/jobs", {}, 403),
         ("POST", f"/jobs/{j}/retry", {}, 403),
         ("GET", "/usage", {}, 403),
+        ("GET", "/usage/days", {}, 403),
         ("GET", "/status", {}, 403),
         ("GET", "/export", {}, 403),
         ("POST", "/import", {"content": export}, 403),

@@ -186,6 +186,11 @@ def test_export_import_and_db_status(env: Env) -> None:
     status = http.get("/v1/db/status", headers=env.h("admin")).json()
     assert status["backend"] == "sqlite" and status["schema_version"] >= 11 and status["counts"]["agents"] == 2
     assert http.get("/v1/db/status", headers=h).status_code == 403
+    # usage of every agent: admin keys only
+    usage = http.get("/v1/usage", headers=env.h("admin"))
+    assert usage.status_code == 200 and isinstance(usage.json()["usage"], list)
+    assert http.get("/v1/usage", headers=h).status_code == 403
+    assert http.get("/v1/usage", headers=env.h("bot")).status_code == 403
 
 
 def test_keys_routes_and_operations(env: Env) -> None:
