@@ -38,8 +38,10 @@ def serve(memory: Memory, settings: ServerSettings) -> None:
             )
         _say(f"memlane: no API keys configured: open to any client on {settings.host} (loopback only); "
              "create keys with `memlane keys create`")  # fmt: skip
-    if memory.embedder is not None:  # load the model now, not in the first requests (they would queue behind it)
+    # Load the embedding model and the tokenizer now, not in the first requests (they would queue behind it).
+    if memory.embedder is not None:
         memory.embedder.embed_query("warm up")
+    memory.count_tokens("warm up")
     stop = threading.Event()
     threads = [
         threading.Thread(target=Worker(memory).run_forever, args=(stop,), name=f"memlane-worker-{i}", daemon=True)
