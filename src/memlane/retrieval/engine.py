@@ -185,7 +185,8 @@ class Searcher:
         """Widen message hits into windows, merging overlaps, until ``limit`` hits are filled."""
         before, after = config.window_before, config.window_after
         # Neighbours already loaded as candidates are taken from there (the same rows: same agent, same
-        # thread, in the scope); the store is asked only for the windows that still miss a turn.
+        # thread, in the scope); the store is asked only for the windows that still miss a turn, and
+        # only for the turns of those windows not known yet.
         known = {
             (f.item.thread, f.item.seq): f.item
             for f in ranked
@@ -197,14 +198,19 @@ class Searcher:
         for start in range(0, len(ranked), step):
             batch = ranked[start : start + step]
             missing = [
-                f.item.id
-                for f in batch
-                if isinstance(f.item, Message) and not _covered(f.item, known, before, after)
+                f.item for f in batch if isinstance(f.item, Message) and not _covered(f.item, known, before, after)
             ]
             nearby = known
             if missing:
                 nearby = dict(known)
-                for m in self.store.message_windows(agent, missing, before=before, after=after):
+                have = {
+                    known[(a.thread, s)].id
+                    for a in missing
+                    for s in range(a.seq - before, a.seq + after + 1)
+                    if (a.thread, s) in known
+                }
+                ids = [a.id for a in missing]
+                for m in self.store.message_windows(agent, ids, before=before, after=after, skip=have):
                     if _in_time(m.created_at, scope):
                         nearby[(m.thread, m.seq)] = m
             for f in batch:
