@@ -749,8 +749,19 @@ def test_message_windows_agree_with_sqlite(store: PostgresStore, tmp_path: Path)
                     [(m.thread, m.seq, m.content) for m in backend.message_windows("a", anchors, before=b, after=a)]
                     for b, a in ((1, 1), (0, 0), (2, 0), (-1, 3))
                 ]
+                + [
+                    [
+                        (m.thread, m.seq, m.content)
+                        for m in backend.message_windows(
+                            "a", anchors, before=1, after=1, skip={ids["a-thread"][4], ids["Z-thread"][6]}
+                        )
+                    ]
+                ]
             )
         assert results[1] == results[0]
+        assert ("a-thread", 5, "a-thread 4") not in results[0][4]
+        assert ("Z-thread", 7, "Z-thread 6") not in results[0][4]
+        assert ("a-thread", 6, "a-thread 5") in results[0][4]
         assert results[0][0][:3] == [
             ("Z-thread", 7, "Z-thread 6"),
             ("Z-thread", 8, "Z-thread 7"),

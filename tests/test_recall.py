@@ -341,6 +341,12 @@ def test_message_windows_in_one_query_equal_the_portable_default(fake_mem: Memor
     assert [m.id for m in fast] == [m.id for m in portable] == [a[0], a[1], a[2], a[3], a[4], a[5], b[1], b[2]]
     assert fake_mem.store.message_windows("bot", [], before=1, after=1) == []
 
+    # The turns a caller has already are left out (a skipped anchor still brings its neighbours).
+    skip = {a[1], a[3], b[2]}
+    fast = fake_mem.store.message_windows("bot", ids, before=1, after=1, skip=skip)
+    portable = Store.message_windows(fake_mem.store, "bot", ids, before=1, after=1, skip=skip)
+    assert [m.id for m in fast] == [m.id for m in portable] == [a[0], a[2], a[4], a[5], b[1]]
+
 
 # -- the steps are pure functions --------------------------------------------------------------------
 def test_linear_fusion_normalises_each_list_per_kind_and_weighs_the_lists() -> None:

@@ -184,17 +184,34 @@ class Searcher:
 
     def _windows(self, agent: str, ranked: list[Found], limit: int, config: SearchConfig, scope: Scope) -> list[Found]:
         """Widen message hits into windows, merging overlaps, until ``limit`` hits are filled."""
+        before, after = config.window_before, config.window_after
+        # Neighbours already loaded as candidates are taken from there (the same rows: same agent, same
+        # thread, in the scope); the store is asked only for the windows that still miss a turn, and
+        # only for the turns of those windows not known yet.
+        known = {
+            (f.item.thread, f.item.seq): f.item
+            for f in ranked
+            if isinstance(f.item, Message) and _in_time(f.item.created_at, scope)
+        }
         widened: list[Found] = []
         out: list[Found] = []
         step = max(2 * limit, 10)
         for start in range(0, len(ranked), step):
             batch = ranked[start : start + step]
-            anchors = [f.item for f in batch if isinstance(f.item, Message)]
-            nearby: dict[tuple[str, int], Message] = {}
-            if anchors:
-                for m in self.store.message_windows(
-                    agent, [a.id for a in anchors], before=config.window_before, after=config.window_after
-                ):
+            missing = [
+                f.item for f in batch if isinstance(f.item, Message) and not _covered(f.item, known, before, after)
+            ]
+            nearby = known
+            if missing:
+                nearby = dict(known)
+                have = {
+                    known[(a.thread, s)].id
+                    for a in missing
+                    for s in range(a.seq - before, a.seq + after + 1)
+                    if (a.thread, s) in known
+                }
+                ids = [a.id for a in missing]
+                for m in self.store.message_windows(agent, ids, before=before, after=after, skip=have):
                     if _in_time(m.created_at, scope):
                         nearby[(m.thread, m.seq)] = m
             for f in batch:
@@ -202,15 +219,11 @@ class Searcher:
                     item = f.item
                     around = {
                         s: nearby[(item.thread, s)]
-                        for s in range(item.seq - config.window_before, item.seq + config.window_after + 1)
+                        for s in range(item.seq - before, item.seq + after + 1)
                         if (item.thread, s) in nearby
                     }
-                    f = replace(
-                        f,
-                        window=choose_window(
-                            item, around, config.window_before, config.window_after, config.window_max_tokens
-                        ),
-                    )
+                    window = choose_window(item, around, before, after, config.window_max_tokens)
+                    f = Found(f.kind, f.id, f.score, f.source, item, window)
                 widened.append(f)
             out = merge_windows(widened, limit, config.window_merge_max_tokens)
             if len(out) >= limit:
@@ -225,6 +238,17 @@ def _narrow(scope: Scope, when: TimeRange) -> Scope | None:
     if since >= until:
         return None
     return replace(scope, since=since, until=until)
+
+
+def _covered(anchor: Message, known: dict[tuple[str, int], Message], before: int, after: int) -> bool:
+    """Whether every turn of the anchor's window is already known: loaded and in the scope, or before
+    the thread's first turn (seq numbers start at 1). A turn not loaded may exist: the anchor then goes
+    to the store."""
+    return all(
+        s < 1 or (anchor.thread, s) in known
+        for s in range(anchor.seq - before, anchor.seq + after + 1)
+        if s != anchor.seq
+    )
 
 
 def _in_time(moment: datetime, scope: Scope) -> bool:

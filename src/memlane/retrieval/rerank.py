@@ -157,17 +157,23 @@ def boost_neighbours(found: Sequence[Found], weight: float, radius: int = 3, dec
     discounted by ``decay`` for each turn beyond the first, over the best score."""
     if weight == 0 or not found:
         return list(found)
-    at = {(f.item.thread, f.item.seq): f.score for f in found if isinstance(f.item, Message)}
+    # Scores by thread, then seq: int probes into a small dict, no tuple built per probe.
+    at: dict[str, dict[int, float]] = {}
+    for f in found:
+        if isinstance(f.item, Message):
+            at.setdefault(f.item.thread, {})[f.item.seq] = f.score
     top = max(f.score for f in found) or 1.0
+    factors = [(d, decay ** (d - 1)) for d in range(1, radius + 1)]
 
     def signal(f: Found) -> float:
         item = f.item
         if not isinstance(item, Message):
             return 0.0
+        scores, seq = at[item.thread], item.seq
         best = 0.0
-        for d in range(1, radius + 1):
-            near = max(at.get((item.thread, item.seq - d), 0.0), at.get((item.thread, item.seq + d), 0.0))
-            best = max(best, decay ** (d - 1) * near)
+        for d, factor in factors:
+            near = max(scores.get(seq - d, 0.0), scores.get(seq + d, 0.0))
+            best = max(best, factor * near)
         return best / top
 
     return boost(found, weight, signal)

@@ -9,7 +9,6 @@ are fetched by the caller.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 
 from ..types import Message
 from .rerank import Found
@@ -65,11 +64,13 @@ def merge_windows(found: Sequence[Found], limit: int, max_tokens: int = 0) -> li
         if target is not None:
             merged = {m.seq: m for m in (*out[target].window, *f.window)}
             if not max_tokens or sum(m.token_count for m in merged.values()) <= max_tokens:
-                out[target] = replace(out[target], window=tuple(merged[s] for s in sorted(merged)))
+                kept = out[target]
+                window = tuple(merged[s] for s in sorted(merged))
+                out[target] = Found(kept.kind, kept.id, kept.score, kept.source, kept.item, window)
                 spans[target] = (thread, set(merged))
                 continue
         shown_here = set().union(*(shown for t, shown in spans if t == thread))
         window = tuple(m for m in f.window if m.seq not in shown_here)
-        out.append(replace(f, window=window))
+        out.append(Found(f.kind, f.id, f.score, f.source, f.item, window))
         spans.append((thread, {m.seq for m in window}))
     return out

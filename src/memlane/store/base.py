@@ -8,7 +8,7 @@ that agent. ``tests/test_store_contract.py`` is the contract's test suite, run o
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal, cast
@@ -239,10 +239,13 @@ class Store(ABC):
     def get_messages(self, agent: str, ids: Sequence[int]) -> list[Message]:
         """The messages with these ids that belong to ``agent`` (missing ids are skipped), in id order."""
 
-    def message_windows(self, agent: str, ids: Sequence[int], *, before: int, after: int) -> list[Message]:
+    def message_windows(
+        self, agent: str, ids: Sequence[int], *, before: int, after: int, skip: Collection[int] = ()
+    ) -> list[Message]:
         """For each message id, the messages of its thread from ``before`` positions before it to ``after``
         positions after it (itself included); each message once, ordered by thread key then ``seq``. Ids
-        that are not the agent's are skipped.
+        that are not the agent's are skipped, and so are the messages whose ids are in ``skip`` (the
+        caller has them already).
 
         This default costs one query per id; a backend should override it with one query.
         """
@@ -251,7 +254,8 @@ class Store(ABC):
             for m in self.messages(
                 agent, anchor.thread, after_seq=anchor.seq - before - 1, before_seq=anchor.seq + after + 1
             ):
-                found[m.id] = m
+                if m.id not in skip:
+                    found[m.id] = m
         return sorted(found.values(), key=lambda m: (m.thread, m.seq))
 
     @abstractmethod

@@ -7,7 +7,7 @@ step (see :mod:`memlane.store.postgres`); the messages and their participants ar
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -231,12 +231,15 @@ class PostgresThreads(PostgresHost):
     def get_messages(self, agent: str, ids: Sequence[int]) -> list[Message]:
         return self._read_ids("read messages", agent, ids, MESSAGE_SELECT, "m", message_row)
 
-    def message_windows(self, agent: str, ids: Sequence[int], *, before: int, after: int) -> list[Message]:
+    def message_windows(
+        self, agent: str, ids: Sequence[int], *, before: int, after: int, skip: Collection[int] = ()
+    ) -> list[Message]:
         if not ids:
             return []
         query = sql.SQL(
             "{} WHERE m.id IN (SELECT w.id FROM messages x JOIN messages w ON w.thread_id = x.thread_id "
             "AND w.seq BETWEEN x.seq - %s AND x.seq + %s WHERE x.agent_id = %s AND x.id = ANY(%s)) "
+            "AND m.id <> ALL(%s) "
             'ORDER BY t.key COLLATE "C", m.seq'
         ).format(sql.SQL(MESSAGE_SELECT))
 
@@ -244,7 +247,7 @@ class PostgresThreads(PostgresHost):
             agent_id = self._agent_id(conn, agent)
             if agent_id is None:
                 return []
-            rows = conn.execute(query, (max(before, 0), max(after, 0), agent_id, list(ids)))
+            rows = conn.execute(query, (max(before, 0), max(after, 0), agent_id, list(ids), list(skip)))
             return [message_row(r) for r in rows]
 
         return self._run("read message windows", read, write=False)

@@ -8,7 +8,7 @@ transaction, with its words tagged by agent (:func:`~memlane.store.sqlite.schema
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -236,17 +236,20 @@ class SQLiteThreads(SQLiteHost):
             )
         ]
 
-    def message_windows(self, agent: str, ids: Sequence[int], *, before: int, after: int) -> list[Message]:
+    def message_windows(
+        self, agent: str, ids: Sequence[int], *, before: int, after: int, skip: Collection[int] = ()
+    ) -> list[Message]:
         agent_id = self._agent_id(agent)
         if agent_id is None or not ids:
             return []
         marks = ",".join("?" * len(ids))
+        skipped = f" AND m.id NOT IN ({','.join('?' * len(skip))})" if skip else ""
         rows = self._query(
             f"SELECT DISTINCT {MESSAGE_COLS} FROM messages x "  # noqa: S608
             "JOIN messages m ON m.thread_id = x.thread_id AND m.seq BETWEEN x.seq - ? AND x.seq + ? "
             "JOIN threads t ON t.id = m.thread_id JOIN agents a ON a.id = m.agent_id "
-            f"WHERE +x.agent_id = ? AND x.id IN ({marks}) ORDER BY t.key, m.seq",
-            (max(before, 0), max(after, 0), agent_id, *ids),
+            f"WHERE +x.agent_id = ? AND x.id IN ({marks}){skipped} ORDER BY t.key, m.seq",
+            (max(before, 0), max(after, 0), agent_id, *ids, *skip),
         )
         return [message_row(r) for r in rows]
 
