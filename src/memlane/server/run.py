@@ -10,6 +10,7 @@ from memlane import Memory
 
 from .app import create_app
 from .settings import ServerSettings, is_loopback
+from .state import is_open
 
 __all__ = ["serve"]
 
@@ -29,8 +30,7 @@ def serve(memory: Memory, settings: ServerSettings) -> None:
     from memlane.pipeline.worker import Worker
 
     _log_to_stderr(settings.log_json)
-    open_mode = not any(k.active(memory._now()) for k in memory.api_keys())
-    if open_mode:
+    if is_open(memory):
         if not is_loopback(settings.host):
             raise InvalidInput(
                 f"no API keys are configured, so the server only listens on loopback, not {settings.host}; "

@@ -12,7 +12,7 @@ from memlane import Memory
 from .metrics import Metrics
 from .settings import ServerSettings
 
-__all__ = ["RateLimiter", "ServerState"]
+__all__ = ["RateLimiter", "ServerState", "is_open"]
 
 
 class RateLimiter:
@@ -63,5 +63,10 @@ class ServerState:
 
     def open_mode(self) -> bool:
         """True while the store has no active API key: then every request acts as admin (loopback only)."""
-        now = self.memory._now()
-        return not any(k.active(now) for k in self.memory.api_keys())
+        return is_open(self.memory)
+
+
+def is_open(memory: Memory) -> bool:
+    """Whether ``memory``'s store has no active API key (the server then runs open, on loopback only)."""
+    now = memory._now()
+    return not any(k.active(now) for k in memory.api_keys())
