@@ -35,3 +35,16 @@ def test_create_list_revoke(tmp_path: Path) -> None:
         mem.authenticate(created["key"])
     bad = CliRunner().invoke(app, ["--db", db, "keys", "create", "--admin", "--agent", "bot"])
     assert bad.exit_code == 2
+
+
+def test_listing_keys_never_creates_a_store(tmp_path: Path) -> None:
+    db = tmp_path / "none.db"
+    result = CliRunner().invoke(app, ["--db", str(db), "keys", "list"])
+    assert result.exit_code != 0 and "no memlane store" in result.output
+    assert not db.exists()
+
+
+def test_serve_refuses_a_port_out_of_range(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["--db", str(tmp_path / "s.db"), "serve", "--port", "99999"])
+    assert result.exit_code == 2 and "65535" in result.output
+    assert not (tmp_path / "s.db").exists()
