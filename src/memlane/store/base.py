@@ -97,6 +97,9 @@ class Store(ABC):
     #: (the search engine then runs its retrievers in parallel). A store that says False is read by one
     #: thread at a time within a search.
     concurrent_reads: bool = False
+    #: Answer every vector search exactly, bypassing any approximate index (to measure the index's recall;
+    #: SQLite indexes whole-agent searches of large agents, PostgreSQL every search through HNSW).
+    exact_vectors: bool = False
 
     # -- lifecycle and schema -------------------------------------------------------------------
     @abstractmethod

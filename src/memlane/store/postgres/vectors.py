@@ -277,8 +277,8 @@ class PostgresVectors(PostgresHost):
             with conn.pipeline(), conn.transaction():
                 conn.execute(
                     "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
-                    "set_config('hnsw.ef_search', %s, true)",
-                    (str(min(1000, max(self.hnsw_ef_search, limit))),),
+                    "set_config('hnsw.ef_search', %s, true), set_config('enable_indexscan', %s, true)",
+                    (str(min(1000, max(self.hnsw_ef_search, limit))), "off" if self.exact_vectors else "on"),
                 )
                 cur = conn.execute(statement, [*params, limit])
             return [Candidate(cast(Any, r[0]), int(r[1]), 1.0 - float(r[2]), "vector") for r in cur.fetchall()]

@@ -173,6 +173,7 @@ class SQLiteHost:
 
     if TYPE_CHECKING:
         path: Path
+        exact_vectors: bool
         _vectors: VectorCache
 
         def _conn(self) -> sqlite3.Connection: ...

@@ -29,7 +29,7 @@ from .common import (
     summary_row,
     summary_visibility,
 )
-from .vectors import KIND_CODES, AgentVectors, member, top_k
+from .vectors import KIND_CODES, AgentVectors, member, top_k, top_k_scored
 
 __all__ = ["SQLiteEmbeddings"]
 
@@ -203,18 +203,44 @@ class SQLiteEmbeddings(SQLiteHost):
             if query.shape != (dim,):
                 raise InvalidInput(f"query vector has shape {query.shape}, the store holds dimension {dim}")
             vectors = self._vectors.get(conn, agent_id, dim)
-            mask = self._vector_mask(conn, agent, agent_id, vectors, scope)
-        found = top_k(vectors, np.asarray(query, dtype=np.float32), mask, limit)
+            query = np.asarray(query, dtype=np.float32)
+            found = None
+            if vectors.ivf is not None and not self.exact_vectors and _broad(scope):
+                positions, scores = vectors.ivf.scan(vectors.matrix, vectors.size, query)
+                allowed = self._vector_mask(conn, agent, agent_id, vectors, scope, positions)
+                found = top_k_scored(vectors, positions, scores, allowed, limit)
+                if len(found) < limit:  # the scope keeps too few of the scanned rows: search them all
+                    found = None
+            if found is None:
+                mask = self._vector_mask(conn, agent, agent_id, vectors, scope)
+        if found is None:
+            found = top_k(vectors, query, mask, limit)
         names = {code: name for name, code in KIND_CODES.items()}
         return [Candidate(names[k], item, score, "vector") for k, item, score in found]  # type: ignore[arg-type]
 
+    def wait_for_vector_indexes(self, timeout: float | None = None) -> None:
+        """Block until the approximate indexes being built in the background are ready (tests, benchmarks)."""
+        self._vectors.wait_for_indexes(timeout)
+
     def _vector_mask(
-        self, conn: sqlite3.Connection, agent: str, agent_id: int, vectors: AgentVectors, scope: Scope
-    ) -> np.ndarray | None:
-        """The rows the scope allows. Facts are checked against the database (visibility may change)."""
+        self,
+        conn: sqlite3.Connection,
+        agent: str,
+        agent_id: int,
+        vectors: AgentVectors,
+        scope: Scope,
+        positions: np.ndarray | None = None,
+    ) -> np.ndarray:
+        """The rows the scope allows, of all rows or of ``positions``. Facts are checked against the database
+        (visibility may change)."""
         n = vectors.size
-        kinds = vectors.kinds[:n]
-        threads = vectors.thread_ids[:n]
+
+        def column(values: np.ndarray) -> np.ndarray:
+            return values[:n] if positions is None else values[positions]
+
+        kinds = column(vectors.kinds)
+        threads = column(vectors.thread_ids)
+        item_ids = column(vectors.item_ids)
         mask = member(kinds, [KIND_CODES[k] for k in scope.kinds])
         is_message = kinds == KIND_CODES["message"]
         is_summary = kinds == KIND_CODES["summary"]
@@ -231,27 +257,26 @@ class SQLiteEmbeddings(SQLiteHost):
             ]
             mask &= ~is_message | member(threads, mine)
         if "summary" in scope.kinds:
-            mask &= ~is_summary | member(vectors.item_ids[:n], _visible_summaries(conn, agent_id, thread_id, scope))
+            mask &= ~is_summary | member(item_ids, _visible_summaries(conn, agent_id, thread_id, scope))
         convo = is_message | is_summary
         if "fact" in scope.kinds:
             flt = FactFilter(user=scope.user, include_superseded=scope.include_superseded)
             where, params = fact_where(agent_id, flt)
             facts = [r[0] for r in conn.execute(f"SELECT f.id FROM facts f WHERE {where}", params)]  # noqa: S608
-            mask &= convo | member(vectors.item_ids[:n], facts)
+            mask &= convo | member(item_ids, facts)
         if scope.metadata:
-            mask &= self._metadata_mask(conn, agent_id, vectors, scope)
+            mask &= self._metadata_mask(conn, agent_id, kinds, item_ids, scope)
         if scope.since is not None:
-            mask &= vectors.created[:n] >= scope.since.timestamp()
+            mask &= column(vectors.created) >= scope.since.timestamp()
         if scope.until is not None:
-            mask &= vectors.created[:n] < scope.until.timestamp()
+            mask &= column(vectors.created) < scope.until.timestamp()
         return mask
 
     def _metadata_mask(
-        self, conn: sqlite3.Connection, agent_id: int, vectors: AgentVectors, scope: Scope
+        self, conn: sqlite3.Connection, agent_id: int, kinds: np.ndarray, item_ids: np.ndarray, scope: Scope
     ) -> np.ndarray:
         """The rows whose item's metadata holds the scope's filter (looked up per kind in the database)."""
-        n = vectors.size
-        kinds = vectors.kinds[:n]
+        n = len(kinds)
         allowed = np.zeros(n, dtype=bool)
         for kind, table in (("message", "messages"), ("fact", "facts"), ("summary", "summaries")):
             if kind not in scope.kinds:
@@ -265,5 +290,18 @@ class SQLiteEmbeddings(SQLiteHost):
                 )
             ]
             of_kind = kinds == KIND_CODES[kind]
-            allowed |= of_kind & member(vectors.item_ids[:n], ids)
+            allowed |= of_kind & member(item_ids, ids)
         return allowed
+
+
+def _broad(scope: Scope) -> bool:
+    """Whether a search in ``scope`` may use the approximate index: the whole agent, with no user, thread,
+    time or metadata filter (those leave few rows, which an exact scan of the mask finds fastest)."""
+    return (
+        scope.user is None
+        and scope.thread is None
+        and scope.since is None
+        and scope.until is None
+        and not scope.metadata
+        and "message" in scope.kinds
+    )

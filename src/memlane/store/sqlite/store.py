@@ -72,7 +72,17 @@ class SQLiteStore(
     # page cache, up to 64 MiB, grows with what it reads).
     concurrent_reads = True
 
-    def __init__(self, path: str | Path, *, busy_timeout_ms: int = 5000, lock_retries: int = 8) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        busy_timeout_ms: int = 5000,
+        lock_retries: int = 8,
+        vector_index_min_rows: int | None = 100_000,
+    ) -> None:
+        """``vector_index_min_rows``: an agent with at least this many vectors gets an approximate index for
+        searches over the whole agent (built in the background; None: always exact). Scoped searches are
+        exact whatever the size."""
         text = str(path)
         if text.startswith("sqlite:///"):
             text = text[len("sqlite:///") :]
@@ -90,7 +100,7 @@ class SQLiteStore(
         self._write_lock = threading.RLock()
         self._agent_ids: dict[str, int] = {}
         self._closed = False
-        self._vectors = VectorCache()
+        self._vectors = VectorCache(ann_min_rows=vector_index_min_rows)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:

@@ -10,21 +10,30 @@ Each agent's vectors are loaded once from the ``embeddings`` table and kept in g
 first asks the database whether the agent changed: new rows (ids only grow) are appended, and any
 deletion (``agents.vector_epoch``) reloads the agent. Agents are evicted least-recently-used when the
 cache holds more than ``max_bytes``.
+
+The one exception to exact search: an agent with at least ``ann_min_rows`` vectors also gets an
+approximate index (:mod:`memlane.store.sqlite.ivf`), built on a background thread from the arrays in memory,
+for searches over the whole agent. The build reorders the agent's rows (the order of rows means nothing to
+a search) and swaps the reordered entry in; searches that began on the old entry finish on it.
 """
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from ...timestamps import parse_time
+from .ivf import IvfIndex, build_ivf
 
-__all__ = ["KIND_CODES", "AgentVectors", "VectorCache", "member", "top_k"]
+log = logging.getLogger(__name__)
+
+__all__ = ["KIND_CODES", "AgentVectors", "VectorCache", "member", "top_k", "top_k_scored"]
 
 KIND_CODES = {"message": 0, "fact": 1, "summary": 2}
 _LOAD_BATCH = 4096  # rows fetched at a time on a load: the BLOBs of a large agent are not all held twice
@@ -44,6 +53,7 @@ class AgentVectors:
     item_ids: np.ndarray  # int64
     thread_ids: np.ndarray  # int64, -1 for none
     created: np.ndarray  # float64 POSIX seconds
+    ivf: IvfIndex | None = field(default=None)  # over the first ivf.rows rows, when the agent is large
 
     @classmethod
     def empty(cls, dim: int, epoch: int, capacity: int = 0) -> AgentVectors:
@@ -96,6 +106,26 @@ class AgentVectors:
         self.max_id = max(self.max_id, *row_ids)
         self.size = need
 
+    def reordered(self, order: np.ndarray, ivf: IvfIndex) -> AgentVectors:
+        """A copy with rows ``order`` first (the rows an index was built over) and ``ivf`` attached."""
+        copy = AgentVectors.empty(self.dim, self.epoch, len(self.kinds))
+        n = len(order)
+        for name in ("matrix", "kinds", "item_ids", "thread_ids", "created"):
+            getattr(copy, name)[:n] = getattr(self, name)[order]
+        copy.size, copy.max_id, copy.ivf = n, self.max_id, ivf
+        return copy
+
+    def take_rows_from(self, other: AgentVectors, start: int) -> None:
+        """Append ``other``'s rows from ``start`` on (rows that arrived there during an index build)."""
+        end = other.size
+        if end <= start:
+            return
+        self.reserve(self.size + end - start)
+        n, need = self.size, self.size + end - start
+        for name in ("matrix", "kinds", "item_ids", "thread_ids", "created"):
+            getattr(self, name)[n:need] = getattr(other, name)[start:end]
+        self.size, self.max_id = need, other.max_id
+
 
 def _timestamps(stamps: tuple[str, ...]) -> np.ndarray:
     """POSIX seconds of ISO-8601 times; the fixed-width UTC form the store writes is parsed by NumPy."""
@@ -113,13 +143,24 @@ def _grow(array: np.ndarray, capacity: int) -> np.ndarray:
 
 
 class VectorCache:
-    """Per-agent vector matrices shared by every thread of a process."""
+    """Per-agent vector matrices shared by every thread of a process.
 
-    def __init__(self, max_bytes: int = 2 * 1024**3) -> None:
+    ``ann_min_rows``: agents with at least this many vectors get an approximate index for whole-agent
+    searches (None: never). ``ann_probes``: the share of the index's cells a query scans (more is slower and
+    finds more of the exact top k). An index is rebuilt once the rows added since its build reach a fifth
+    of the rows it covers.
+    """
+
+    def __init__(
+        self, max_bytes: int = 2 * 1024**3, ann_min_rows: int | None = 100_000, ann_probes: float = 0.024
+    ) -> None:
         self.max_bytes = max_bytes
+        self.ann_min_rows = ann_min_rows
+        self.ann_probes = ann_probes
         self._agents: OrderedDict[int, AgentVectors] = OrderedDict()
         self._bytes = 0  # sum of the cached agents' nbytes, kept as they change (summing per search is O(agents))
         self._lock = threading.Lock()
+        self._builds: dict[int, threading.Thread] = {}  # agent id -> its running index build
 
     @property
     def nbytes(self) -> int:
@@ -150,7 +191,44 @@ class VectorCache:
                 self._bytes += entry.nbytes - before
             self._agents.move_to_end(agent_id)
             self._evict()
+            if self._wants_index(entry) and agent_id not in self._builds:
+                build = threading.Thread(
+                    target=self._build_index, args=(agent_id, entry), name=f"memlane-ivf-{agent_id}", daemon=True
+                )
+                self._builds[agent_id] = build
+                build.start()
             return entry
+
+    def _wants_index(self, entry: AgentVectors) -> bool:
+        if self.ann_min_rows is None or entry.size < self.ann_min_rows:
+            return False
+        return entry.ivf is None or (entry.size - entry.ivf.rows) * 5 >= entry.ivf.rows
+
+    def _build_index(self, agent_id: int, entry: AgentVectors) -> None:
+        """Build the agent's index off the lock, then swap the reordered entry in (if it is still current)."""
+        try:
+            with self._lock:
+                rows = entry.size  # rows below this are never written again; appends go past it
+                matrix, kinds = entry.matrix, entry.kinds
+            order, ivf = build_ivf(matrix[:rows], kinds[:rows] == KIND_CODES["message"], self.ann_probes)
+            built = entry.reordered(order, ivf)
+            with self._lock:
+                if self._agents.get(agent_id) is entry:
+                    built.take_rows_from(entry, rows)
+                    self._agents[agent_id] = built
+                    self._bytes += built.nbytes - entry.nbytes
+        except Exception:  # an index is an optimisation: searches stay exact without one
+            log.exception("could not build the vector index of agent %s", agent_id)
+        finally:
+            with self._lock:
+                self._builds.pop(agent_id, None)
+
+    def wait_for_indexes(self, timeout: float | None = None) -> None:
+        """Block until the index builds running now have finished."""
+        with self._lock:
+            running = list(self._builds.values())
+        for build in running:
+            build.join(timeout)
 
     @staticmethod
     def _load(conn: sqlite3.Connection, agent_id: int, entry: AgentVectors) -> None:
@@ -210,6 +288,19 @@ def top_k(
     return [
         (int(vectors.kinds[i]), int(vectors.item_ids[i]), float(scores[j])) for i, j in zip(picked, order, strict=True)
     ]
+
+
+def top_k_scored(
+    vectors: AgentVectors, positions: np.ndarray, scores: np.ndarray, allowed: np.ndarray, limit: int
+) -> list[tuple[int, int, float]]:
+    """As :func:`top_k`, over rows already scored: ``positions`` with their ``scores``, those ``allowed``."""
+    positions, scores = positions[allowed], scores[allowed]
+    if len(scores) > limit:
+        part = np.argpartition(-scores, limit - 1)[:limit]
+        order = part[np.argsort(-scores[part], kind="stable")]
+    else:
+        order = np.argsort(-scores, kind="stable")
+    return [(int(vectors.kinds[positions[j]]), int(vectors.item_ids[positions[j]]), float(scores[j])) for j in order]
 
 
 def member(values: np.ndarray, wanted: Sequence[int]) -> np.ndarray:
