@@ -27,8 +27,8 @@ def say(store: SQLiteStore, agent: str, thread: str, *texts: str, user: str = "a
     return [m.id for m in store.add_messages(agent, thread, items, [1] * len(items), T0)]
 
 
-def found(store: SQLiteStore, agent: str, query: str, scope: Scope = MESSAGES) -> list[int]:
-    return sorted(c.id for c in store.keyword_search(agent, query, scope, 50))
+def found(store: SQLiteStore, agent: str, query: str, scope: Scope = MESSAGES, limit: int = 50) -> list[int]:
+    return sorted(c.id for c in store.keyword_search(agent, query, scope, limit))
 
 
 @pytest.fixture
@@ -123,3 +123,20 @@ def test_opening_a_version_4_store_reindexes_its_messages_per_agent(tmp_path: Pa
 def test_agent_terms_tag_every_word_and_nothing_else() -> None:
     assert agent_terms(12, "Hello, wörld_2!") == "q212hello q212wörld q2122"
     assert agent_terms(1, "") == "" and agent_terms(1, None) == "" and agent_terms(1, "?!") == ""
+
+
+def test_whole_agent_searches_of_a_large_agent_rank_only_its_rarest_words(store: SQLiteStore) -> None:
+    """CommonWords: past LARGE_AGENT messages, a whole-agent search keeps the rarest words within the budget
+    (lowered here so 60 messages are a large agent); a user's scope and a small agent keep every word."""
+    plain = say(store, "a", "t1", *[f"weather talk {i}" for i in range(50)], user="ann")
+    rare = say(store, "a", "t2", *[f"weather and owls {i}" for i in range(5)], user="bob")
+    rarer = say(store, "a", "t3", *[f"kestrels {i}" for i in range(3)], user="bob")
+    small = say(store, "b", "t1", "weather talk", "owls", user="ann")
+    query = "weather owls kestrels"
+    assert found(store, "a", query, limit=100) == sorted(plain + rare + rarer)  # 58 messages: not large yet
+    store._common_words.LARGE_AGENT = 50  # noqa: SLF001 (the knob, lowered for a small test)
+    store._common_words.POSTINGS_BUDGET = 10  # noqa: SLF001
+    assert found(store, "a", query, limit=100) == sorted(rare + rarer)  # 'weather' (55 messages) left out
+    assert found(store, "a", query, Scope(kinds=("message",), user="ann"), 100) == sorted(plain)  # scoped: every word
+    assert found(store, "a", "weather talk", limit=100) == sorted(plain)  # 'talk' (50) is the rarest: it stays
+    assert found(store, "b", query) == sorted(small)  # a small agent: every word

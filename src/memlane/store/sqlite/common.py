@@ -28,6 +28,7 @@ from .._common import (
 from ..base import FactFilter
 
 if TYPE_CHECKING:
+    from .search import CommonWords
     from .vectors import VectorCache
 
 __all__ = [
@@ -175,6 +176,7 @@ class SQLiteHost:
         path: Path
         exact_vectors: bool
         _vectors: VectorCache
+        _common_words: CommonWords
 
         def _conn(self) -> sqlite3.Connection: ...
         def _write(self) -> AbstractContextManager[sqlite3.Connection]: ...

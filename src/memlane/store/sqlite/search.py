@@ -10,6 +10,9 @@ a summary's visibility, time ranges).
 from __future__ import annotations
 
 import sqlite3
+import threading
+import time
+from collections.abc import Sequence
 from typing import Any
 
 from .._common import fmt_time, query_terms
@@ -21,6 +24,77 @@ __all__ = ["SQLiteSearch"]
 
 #: Most thread tokens a user-scoped search puts in its FTS5 query before it filters by SQL instead.
 _MAX_SCOPE_TOKENS = 256
+
+
+class CommonWords:
+    """The words of a whole-agent query worth searching a large agent's messages for.
+
+    FTS5 reads and ranks every message holding any word of the query (~1.5 µs a message on these machines),
+    and BM25 gives a word in many messages little weight anyway: an agent-wide search at 1M messages took
+    ~190 ms median with all the words, most of it ranking messages that hold a common word and nothing
+    else the query asks (bench/RESULTS.md, "Whole-agent recall at scale"). So a search over the whole of
+    an agent with at least :attr:`LARGE_AGENT` messages keeps the query's rarest words, rarest first, while
+    the messages holding them stay within :attr:`POSTINGS_BUDGET` (the rarest word always stays): the
+    words that decide a BM25 ranking. It is approximate, as the vector index of such searches is; a scope
+    of a user or a thread searches with every word, its scope token already limiting what is ranked. The
+    PostgreSQL backend leaves out common words for its own reason (``ts_rank`` has no IDF). Counts are taken
+    with the index's own tokenizer (a ``count(*)`` of the word's matches, 0.1–10 ms at 1M) and kept
+    :attr:`REFRESH_SECONDS`.
+    """
+
+    #: A whole-agent search of an agent with at least this many messages ranks at most about
+    #: ``POSTINGS_BUDGET`` messages.
+    LARGE_AGENT = 10_000
+    POSTINGS_BUDGET = 5_000
+    REFRESH_SECONDS = 300.0
+    _MAX_WORDS = 50_000  # counts kept before the cache starts over
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._counts: dict[tuple[int, str], tuple[float, int]] = {}  # (agent, word) -> (when, messages)
+        self._sizes: dict[int, tuple[float, int]] = {}  # agent -> (when, its messages)
+
+    def distinctive(self, conn: sqlite3.Connection, agent_id: int, terms: Sequence[str]) -> list[str]:
+        size = self._cached(self._sizes, agent_id, lambda: _agent_messages(conn, agent_id))
+        if size < self.LARGE_AGENT or len(terms) < 2:
+            return list(terms)
+        counts = {
+            t: self._cached(self._counts, (agent_id, t), lambda t=t: _messages_with(conn, agent_id, t)) for t in terms
+        }
+        rarest = sorted(terms, key=counts.__getitem__)
+        kept, total = {rarest[0]}, counts[rarest[0]]
+        for term in rarest[1:]:
+            if total + counts[term] > self.POSTINGS_BUDGET:
+                break
+            kept.add(term)
+            total += counts[term]
+        return [t for t in terms if t in kept]
+
+    def _cached(self, cache: dict[Any, tuple[float, int]], key: Any, count: Any) -> int:
+        now = time.monotonic()
+        with self._lock:
+            hit = cache.get(key)
+        if hit is not None and now - hit[0] < self.REFRESH_SECONDS:
+            return hit[1]
+        value = int(count())
+        with self._lock:
+            if len(cache) >= self._MAX_WORDS:
+                cache.clear()
+            cache[key] = (now, value)
+        return value
+
+
+def _agent_messages(conn: sqlite3.Connection, agent_id: int) -> int:
+    row = conn.execute("SELECT coalesce(sum(message_count), 0) FROM threads WHERE agent_id = ?", (agent_id,)).fetchone()
+    return int(row[0])
+
+
+def _messages_with(conn: sqlite3.Connection, agent_id: int, term: str) -> int:
+    phrase = agent_terms(agent_id, term)
+    if not phrase:
+        return 0
+    match = f'{{content speaker}} : "{phrase}"'
+    return int(conn.execute("SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?", (match,)).fetchone()[0])
 
 
 def _scope_token(prefix: str, value: str) -> str:
@@ -74,7 +148,10 @@ class SQLiteSearch(SQLiteHost):
         # Message words are indexed per agent (schema.agent_terms), so the query's terms only reach this
         # agent's postings and the agent needs no scope token of its own. FTS5 walks the whole doclist of every
         # scope token it is given, so a narrower scope matches on the narrowest token there is: the thread's
-        # (thread ids are unique across agents), else the tokens of the user's threads.
+        # (thread ids are unique across agents), else the tokens of the user's threads. The whole agent has
+        # no such token: there, the words common in a large agent are left out (CommonWords).
+        if thread_id is None and scope.user is None:
+            terms = self._common_words.distinctive(conn, agent_id, terms)
         phrases = [agent_terms(agent_id, term) for term in terms]
         text = " OR ".join(f'"{phrase}"' for phrase in phrases if phrase)  # tags and words hold no quotes
         if not text:

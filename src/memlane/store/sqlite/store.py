@@ -36,7 +36,7 @@ from .facts import SQLiteFacts
 from .jobs import SQLiteJobs
 from .keys import SQLiteKeys
 from .schema import MIGRATION_STEPS, MIGRATIONS, register_functions
-from .search import SQLiteSearch
+from .search import CommonWords, SQLiteSearch
 from .summaries import SQLiteSummaries
 from .threads import SQLiteThreads
 from .usage import SQLiteUsage
@@ -101,6 +101,7 @@ class SQLiteStore(
         self._agent_ids: dict[str, int] = {}
         self._closed = False
         self._vectors = VectorCache(ann_min_rows=vector_index_min_rows)
+        self._common_words = CommonWords()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
