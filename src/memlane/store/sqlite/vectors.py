@@ -111,7 +111,7 @@ class AgentVectors:
         copy = AgentVectors.empty(self.dim, self.epoch, len(self.kinds))
         n = len(order)
         for name in ("matrix", "kinds", "item_ids", "thread_ids", "created"):
-            getattr(copy, name)[:n] = getattr(self, name)[order]
+            np.take(getattr(self, name), order, axis=0, out=getattr(copy, name)[:n])  # no temporary copy
         copy.size, copy.max_id, copy.ivf = n, self.max_id, ivf
         return copy
 
