@@ -491,6 +491,28 @@ def test_a_large_store_searches_messages_without_its_most_common_words(store: Po
     assert found("weather zebra", 1)[0] == found("zebra", 1)[0] == {"zebra crossing"}
 
 
+def test_a_whole_agent_search_of_a_large_store_ranks_only_its_rarest_words(store: PostgresStore, pg_url: str) -> None:
+    """CommonTerms.within_budget (knobs lowered so 300 messages are a large store): a search over the whole
+    agent keeps the rarest words while their estimated messages fit the budget; a user's scope keeps all."""
+    weather = [msg(f"weather talk {i}", "ann") for i in range(267)]
+    owls = [msg(f"weather and owls {i}", "bob") for i in range(30)]
+    kestrels = [msg(f"kestrels {i}", "bob") for i in range(3)]
+    for thread, batch in (("t1", weather), ("t2", owls), ("t3", kestrels)):
+        store.add_messages("a", thread, batch, [5] * len(batch), NOW)
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("ANALYZE messages")
+    store._terms.forget()  # noqa: SLF001
+    store._terms.LARGE_STORE = 100  # noqa: SLF001 (the knobs, lowered for a small test)
+    store._terms.POSTINGS_BUDGET = 10  # noqa: SLF001
+
+    def contents(scope: Scope) -> set[str]:
+        hits = store.keyword_search("a", "weather owls kestrels", scope, 1000)
+        return {m.content for m in store.get_messages("a", [h.id for h in hits])}
+
+    assert contents(Scope(kinds=("message",))) == {f"kestrels {i}" for i in range(3)}
+    assert len(contents(Scope(kinds=("message",), user="bob"))) == 33  # scoped: every word
+
+
 def _populate(mem: Memory) -> None:
     mem.set_thread("support", system_prompt="Be kind.", metadata={"zeta": 1, "alpha": {"b": 2, "a": [1.5, "x"]}})
     mem.add_message("support", "user", "My order is late", user="alice", name="Alice", metadata={"z": 1, "a": 2})

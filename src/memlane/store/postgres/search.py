@@ -47,7 +47,16 @@ class CommonTerms:
     :data:`KEEP_WHEN_ALL_COMMON` least common stay (all of them: 476 ms for one question at 1M). Facts and
     summaries are searched with every word. The statistics are read again after
     :data:`REFRESH_SECONDS`; the lexemes of each word (the server's stemmer) are asked once and kept.
+
+    A search over a whole agent (no user, no thread) of a store with at least :data:`LARGE_STORE` messages
+    also keeps only the rarest words whose messages, estimated from the same statistics, stay within
+    :data:`POSTINGS_BUDGET` (the rarest word always stays; a word missing from the statistics counts as
+    rare): every message holding a kept word is fetched and ranked, so a budget of them bounds the search,
+    as the SQLite backend bounds its own (``CommonWords``).
     """
+
+    LARGE_STORE = 10_000
+    POSTINGS_BUDGET = 5_000
 
     REFRESH_SECONDS = 300.0
     KEEP_WHEN_ALL_COMMON = 2
@@ -56,6 +65,8 @@ class CommonTerms:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._common: dict[str, float] = {}  # common lexeme -> its share of the messages
+        self._shares: dict[str, float] = {}  # every lexeme in the statistics -> its share of the messages
+        self._rows = 0.0  # the messages the statistics describe
         self._read_at: float | None = None
         self._lexemes: dict[str, tuple[str, ...]] = {}
 
@@ -75,6 +86,27 @@ class CommonTerms:
         rarest = sorted(terms, key=share)[: self.KEEP_WHEN_ALL_COMMON]
         return [t for t in terms if t in rarest]
 
+    def within_budget(self, conn: Conn, terms: Sequence[str]) -> list[str]:
+        """The rarest of ``terms`` whose estimated messages stay within :data:`POSTINGS_BUDGET`."""
+        self._common_lexemes(conn)
+        with self._lock:
+            shares, rows = self._shares, self._rows
+        if rows < self.LARGE_STORE or len(terms) < 2:
+            return list(terms)
+        lexemes = self._lexemes_of(conn, terms)
+
+        def estimate(term: str) -> float:  # a word is as rare as its rarest lexeme; unlisted ones are rare
+            return rows * min((shares.get(lexeme, 0.0) for lexeme in lexemes[term]), default=0.0)
+
+        rarest = sorted(terms, key=estimate)
+        kept, total = {rarest[0]}, estimate(rarest[0])
+        for term in rarest[1:]:
+            if total + estimate(term) > self.POSTINGS_BUDGET:
+                break
+            kept.add(term)
+            total += estimate(term)
+        return [t for t in terms if t in kept]
+
     def forget(self) -> None:
         """Read the statistics again on the next search (after ANALYZE, in tests and benchmarks)."""
         with self._lock:
@@ -92,13 +124,16 @@ class CommonTerms:
             "WHERE c.oid = 'messages'::regclass"
         ).fetchone()
         common: dict[str, float] = {}
+        every: dict[str, float] = {}
+        rows = 0.0
         if row is not None and row[0] is not None and row[1] is not None and float(row[2]) > 0:
-            least = max(COMMON_SHARE, COMMON_ROWS / float(row[2]))  # the share of the messages that is common
+            rows = float(row[2])
+            least = max(COMMON_SHARE, COMMON_ROWS / rows)  # the share of the messages that is common
             # The frequencies end with three figures of their own (min, max, nulls): one per lexeme first.
-            shares = row[1][: len(row[0])]
-            common = {lexeme: share for lexeme, share in zip(row[0], shares, strict=True) if share >= least}
+            every = dict(zip(row[0], row[1][: len(row[0])], strict=True))
+            common = {lexeme: share for lexeme, share in every.items() if share >= least}
         with self._lock:
-            self._common, self._read_at = common, now
+            self._common, self._shares, self._rows, self._read_at = common, every, rows, now
         return common
 
     def _lexemes_of(self, conn: Conn, terms: Sequence[str]) -> dict[str, tuple[str, ...]]:
@@ -219,7 +254,10 @@ class PostgresSearch(PostgresHost):
             agent_id = self._agent_id(conn, agent)
             if agent_id is None:
                 return []
-            texts = {"message": _tsquery_text(self._terms.distinctive(conn, terms)), "fact": text, "summary": text}
+            words = self._terms.distinctive(conn, terms)
+            if scope.thread is None and scope.user is None:
+                words = self._terms.within_budget(conn, words)
+            texts = {"message": _tsquery_text(words), "fact": text, "summary": text}
             thread_id = None
             if scope.thread is not None:
                 thread_id = self._thread_id(conn, agent_id, scope.thread)
