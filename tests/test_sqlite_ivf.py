@@ -9,7 +9,7 @@ written after the build found, deletions honoured, scopes still exact, and a bui
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import numpy as np
@@ -123,6 +123,17 @@ def test_scoped_searches_stay_exact(store: SQLiteStore) -> None:
     for q in clustered(10, seed=13):
         for scope in (Scope(user="u2"), Scope(thread="t3"), Scope(kinds=("fact",))):
             assert search(store, q, scope) == search(store, q, scope, exact=True)
+
+
+def test_a_time_range_keeping_too_few_scanned_rows_falls_back_to_the_exact_search(store: SQLiteStore) -> None:
+    later = T0 + timedelta(hours=1)
+    items = [new_message("user", f"late {i}", user="u9", created_at=later, max_chars=1000) for i in range(5)]
+    late = {m.id for m in store.add_messages("a", "t-late", items, [1] * 5, later, vectors=clustered(5, seed=30))}
+    assert indexed(store)  # the 5 late rows lie in the cells, spread over them
+    scope = Scope(since=T0 + timedelta(minutes=1))
+    for q in clustered(10, seed=31):
+        found = search(store, q, scope)
+        assert {i for _, i in found} == late  # the cells scanned hold fewer than 10 of them: all were searched
 
 
 def test_writes_during_a_build_are_kept_when_the_reordered_rows_are_swapped_in(

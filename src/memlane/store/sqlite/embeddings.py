@@ -295,13 +295,8 @@ class SQLiteEmbeddings(SQLiteHost):
 
 
 def _broad(scope: Scope) -> bool:
-    """Whether a search in ``scope`` may use the approximate index: the whole agent, with no user, thread,
-    time or metadata filter (those leave few rows, which an exact scan of the mask finds fastest)."""
-    return (
-        scope.user is None
-        and scope.thread is None
-        and scope.since is None
-        and scope.until is None
-        and not scope.metadata
-        and "message" in scope.kinds
-    )
+    """Whether a search in ``scope`` may use the approximate index: the whole agent, with no user, thread or
+    metadata filter (those leave few rows, which an exact scan of the mask finds fastest). A time range may
+    stay: it keeps rows wherever they lie in the vector space, so the nearest cells still hold its best
+    rows; when the scanned rows hold fewer than asked for, the search scans everything instead."""
+    return scope.user is None and scope.thread is None and not scope.metadata and "message" in scope.kinds
