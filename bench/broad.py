@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import backends  # noqa: E402  (bench/backends.py: the layout, ingest, a throwaway PostgreSQL)
+import backends
 
 OUT = backends.OUT
 NOISE = 0.6  # norm of the noise added to a text's unit vector

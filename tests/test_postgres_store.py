@@ -501,9 +501,9 @@ def test_a_whole_agent_search_of_a_large_store_ranks_only_its_rarest_words(store
         store.add_messages("a", thread, batch, [5] * len(batch), NOW)
     with psycopg.connect(pg_url, autocommit=True) as conn:
         conn.execute("ANALYZE messages")
-    store._terms.forget()  # noqa: SLF001
-    store._terms.LARGE_STORE = 100  # noqa: SLF001 (the knobs, lowered for a small test)
-    store._terms.POSTINGS_BUDGET = 10  # noqa: SLF001
+    store._terms.forget()
+    store._terms.LARGE_STORE = 100
+    store._terms.POSTINGS_BUDGET = 10
 
     def contents(scope: Scope) -> set[str]:
         hits = store.keyword_search("a", "weather owls kestrels", scope, 1000)

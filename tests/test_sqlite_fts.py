@@ -134,8 +134,8 @@ def test_whole_agent_searches_of_a_large_agent_rank_only_its_rarest_words(store:
     small = say(store, "b", "t1", "weather talk", "owls", user="ann")
     query = "weather owls kestrels"
     assert found(store, "a", query, limit=100) == sorted(plain + rare + rarer)  # 58 messages: not large yet
-    store._common_words.LARGE_AGENT = 50  # noqa: SLF001 (the knob, lowered for a small test)
-    store._common_words.POSTINGS_BUDGET = 10  # noqa: SLF001
+    store._common_words.LARGE_AGENT = 50
+    store._common_words.POSTINGS_BUDGET = 10
     assert found(store, "a", query, limit=100) == sorted(rare + rarer)  # 'weather' (55 messages) left out
     assert found(store, "a", query, Scope(kinds=("message",), user="ann"), 100) == sorted(plain)  # scoped: every word
     assert found(store, "a", "weather talk", limit=100) == sorted(plain)  # 'talk' (50) is the rarest: it stays

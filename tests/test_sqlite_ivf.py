@@ -38,7 +38,9 @@ def add(store: SQLiteStore, thread: str, vectors: np.ndarray, user: str = "u") -
     return [m.id for m in store.add_messages("a", thread, items, [1] * len(items), T0, vectors=vectors)]
 
 
-def search(store: SQLiteStore, query: np.ndarray, scope: Scope | None = None, exact: bool = False) -> list[tuple[str, int]]:
+def search(
+    store: SQLiteStore, query: np.ndarray, scope: Scope | None = None, exact: bool = False
+) -> list[tuple[str, int]]:
     store.exact_vectors = exact
     try:
         return [(c.kind, c.id) for c in store.vector_search("a", query, scope or Scope(), 10)]
@@ -49,7 +51,7 @@ def search(store: SQLiteStore, query: np.ndarray, scope: Scope | None = None, ex
 def indexed(store: SQLiteStore) -> bool:
     store.vector_search("a", clustered(1, 0)[0], Scope(), 1)  # brings the cache up to date, starts a build
     store.wait_for_vector_indexes(timeout=60)
-    entry = store._vectors._agents[store._agent_id("a")]  # noqa: SLF001 (what the index covers)
+    entry = store._vectors._agents[store._agent_id("a")]
     return entry.ivf is not None and entry.ivf.rows == entry.size
 
 
@@ -67,7 +69,7 @@ def test_whole_agent_search_finds_nearly_all_of_the_exact_top_10(store: SQLiteSt
     queries = clustered(50, seed=99)
     overlap = [len(set(search(store, q)) & set(search(store, q, exact=True))) / 10 for q in queries]
     assert np.mean(overlap) >= 0.9
-    entry = store._vectors._agents[store._agent_id("a")]  # noqa: SLF001
+    entry = store._vectors._agents[store._agent_id("a")]
     assert entry.ivf is not None and entry.ivf.probes < len(entry.ivf.centroids)  # it did not scan everything
 
 
@@ -77,7 +79,7 @@ def test_small_agents_get_no_index(tmp_path: Path) -> None:
         add(s, "t", clustered(300, seed=1))
         s.vector_search("a", clustered(1, 2)[0], Scope(), 5)
         s.wait_for_vector_indexes(timeout=60)
-        assert s._vectors._agents[s._agent_id("a")].ivf is None  # noqa: SLF001
+        assert s._vectors._agents[s._agent_id("a")].ivf is None
     finally:
         s.close()
 
@@ -92,7 +94,7 @@ def test_facts_and_summaries_are_always_searched_and_private_facts_stay_private(
     # Index the facts too: rebuild by adding enough rows to pass the rebuild threshold, then wait.
     add(store, "t-more", clustered(700, seed=50))
     assert indexed(store)
-    entry = store._vectors._agents[store._agent_id("a")]  # noqa: SLF001
+    entry = store._vectors._agents[store._agent_id("a")]
     assert len(entry.ivf.always) == 2  # the facts are scanned by every query, not left to the cells
     found = search(store, query)
     assert found[0] == ("fact", shared_id)
@@ -151,7 +153,7 @@ def test_writes_during_a_build_are_kept_when_the_reordered_rows_are_swapped_in(
     monkeypatch.setattr(vectors_module, "build_ivf", slow_build)
     store.vector_search("a", clustered(1, 0)[0], Scope(), 1)
     store.wait_for_vector_indexes(timeout=60)
-    entry = store._vectors._agents[store._agent_id("a")]  # noqa: SLF001
+    entry = store._vectors._agents[store._agent_id("a")]
     assert entry.ivf is not None and entry.size == 3005 and entry.ivf.rows == 3000
     assert sorted(int(i) for i in entry.item_ids[3000:3005]) == sorted(late)
     for i, q in zip(late, clustered(5, seed=21), strict=True):

@@ -50,7 +50,7 @@ class IvfIndex:
         rows added since the build."""
         cell_scores = np.einsum("ij,j->i", self.centroids, query)  # not BLAS: its threads wait on a busy machine
         probes = min(self.probes, len(cell_scores))
-        nearest = np.argpartition(-cell_scores, probes - 1)[:probes] if probes else []
+        nearest = np.argpartition(-cell_scores, probes - 1)[:probes] if probes else np.zeros(0, dtype=np.int64)
         spans = [(int(self.offsets[c]), int(self.offsets[c + 1])) for c in nearest]
         spans.append((self.rows, size))
         spans = [(a, b) for a, b in spans if b > a]
@@ -69,7 +69,9 @@ def cells_for(rows: int) -> int:
     return max(16, round(2 * math.sqrt(rows)))
 
 
-def build_ivf(matrix: np.ndarray, is_message: np.ndarray, probes_share: float, seed: int = 0) -> tuple[np.ndarray, IvfIndex]:
+def build_ivf(
+    matrix: np.ndarray, is_message: np.ndarray, probes_share: float, seed: int = 0
+) -> tuple[np.ndarray, IvfIndex]:
     """Cluster the message rows of ``matrix``; returns (the order to put the rows in, the index over it).
 
     In the new order the cells' rows come first, cell by cell, then the rows that are not messages
@@ -143,7 +145,8 @@ def _kmeans(matrix: np.ndarray, rows: np.ndarray, k: int, rng: np.random.Generat
             sums[empty] = sample[rng.choice(len(sample), int(empty.sum()))]
             norms[empty] = np.linalg.norm(sums[empty], axis=1, keepdims=True)
         centroids = (sums / norms).astype(np.float32)
-    return centroids
+    result: np.ndarray = centroids
+    return result
 
 
 def _assign(matrix: np.ndarray, rows: np.ndarray, centroids: np.ndarray) -> np.ndarray:
