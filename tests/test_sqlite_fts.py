@@ -127,7 +127,8 @@ def test_agent_terms_tag_every_word_and_nothing_else() -> None:
 
 def test_whole_agent_searches_of_a_large_agent_rank_only_its_rarest_words(store: SQLiteStore) -> None:
     """CommonWords: past LARGE_AGENT messages, a whole-agent search keeps the rarest words within the budget
-    (lowered here so 60 messages are a large agent); a user's scope and a small agent keep every word."""
+    (lowered here so 60 messages are a large agent), the rarest alone if it fits four budgets, else none;
+    a user's scope and a small agent keep every word."""
     plain = say(store, "a", "t1", *[f"weather talk {i}" for i in range(50)], user="ann")
     rare = say(store, "a", "t2", *[f"weather and owls {i}" for i in range(5)], user="bob")
     rarer = say(store, "a", "t3", *[f"kestrels {i}" for i in range(3)], user="bob")
@@ -138,5 +139,7 @@ def test_whole_agent_searches_of_a_large_agent_rank_only_its_rarest_words(store:
     store._common_words.POSTINGS_BUDGET = 10
     assert found(store, "a", query, limit=100) == sorted(rare + rarer)  # 'weather' (55 messages) left out
     assert found(store, "a", query, Scope(kinds=("message",), user="ann"), 100) == sorted(plain)  # scoped: every word
-    assert found(store, "a", "weather talk", limit=100) == sorted(plain)  # 'talk' (50) is the rarest: it stays
+    assert found(store, "a", "weather talk", limit=100) == []  # both past four budgets: vector search only
+    store._common_words.POSTINGS_BUDGET = 4
+    assert found(store, "a", "weather owls", limit=100) == sorted(rare)  # 'owls' (5) past one, within four
     assert found(store, "b", query) == sorted(small)  # a small agent: every word

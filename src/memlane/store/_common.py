@@ -40,6 +40,7 @@ __all__ = [
     "message_record",
     "parse_time",
     "query_terms",
+    "rarest_within",
     "summary_from_row",
     "summary_record",
     "thread_from_row",
@@ -245,6 +246,25 @@ def query_terms(text: str, *, max_terms: int = 32) -> list[str]:
     if not terms:  # a query of stopwords only still deserves an answer
         terms = list(dict.fromkeys(_WORD_RE.findall(text.lower())))[:max_terms]
     return terms
+
+
+def rarest_within(terms: Sequence[str], count: Callable[[str], float], budget: float) -> list[str]:
+    """The rarest ``terms`` whose ``count`` of messages adds up to at most ``budget``, in the query's order.
+
+    When not even the rarest fits, it alone stays if its count is within four budgets; past that no word
+    stays (a word in so many messages of the agent says little of which of them is meant, and ranking them
+    all would cost far more than the rest of the search)."""
+    rarest = sorted(terms, key=count)
+    kept: set[str] = set()
+    total = 0.0
+    for term in rarest:
+        if total + count(term) > budget:
+            break
+        kept.add(term)
+        total += count(term)
+    if not kept and rarest and count(rarest[0]) <= 4 * budget:
+        kept.add(rarest[0])
+    return [t for t in terms if t in kept]
 
 
 # -- row conversion and export records (the same for every backend) --------------------------------

@@ -13,7 +13,7 @@ from typing import Any, cast
 
 from psycopg import sql
 
-from .._common import query_terms
+from .._common import query_terms, rarest_within
 from ..base import Candidate, FactFilter, Scope
 from .common import SEARCH_TABLES, Conn, PostgresHost, Where, as_json
 
@@ -50,13 +50,14 @@ class CommonTerms:
 
     A search over a whole agent (no user, no thread) of a store with at least :data:`LARGE_STORE` messages
     also keeps only the rarest words whose messages, estimated from the same statistics, stay within
-    :data:`POSTINGS_BUDGET` (the rarest word always stays; a word missing from the statistics counts as
-    rare): every message holding a kept word is fetched and ranked, so a budget of them bounds the search,
-    as the SQLite backend bounds its own (``CommonWords``).
+    :data:`POSTINGS_BUDGET` (a word missing from the statistics counts as half as common as the rarest one
+    listed): every message holding a kept word is fetched and ranked, so a budget of them bounds the search,
+    as the SQLite backend bounds its own (``CommonWords``, whose rule this is: when no word fits, the rarest
+    stays if it fits four budgets, else the messages are searched by vector only).
     """
 
     LARGE_STORE = 10_000
-    POSTINGS_BUDGET = 5_000
+    POSTINGS_BUDGET = 2_000  # ~5 µs a message fetched and ranked (bench/RESULTS.md): ~10 ms
 
     REFRESH_SECONDS = 300.0
     KEEP_WHEN_ALL_COMMON = 2
@@ -95,17 +96,12 @@ class CommonTerms:
             return list(terms)
         lexemes = self._lexemes_of(conn, terms)
 
-        def estimate(term: str) -> float:  # a word is as rare as its rarest lexeme; unlisted ones are rare
-            return rows * min((shares.get(lexeme, 0.0) for lexeme in lexemes[term]), default=0.0)
+        unlisted = min(shares.values(), default=0.0) / 2  # below the rarest listed lexeme
 
-        rarest = sorted(terms, key=estimate)
-        kept, total = {rarest[0]}, estimate(rarest[0])
-        for term in rarest[1:]:
-            if total + estimate(term) > self.POSTINGS_BUDGET:
-                break
-            kept.add(term)
-            total += estimate(term)
-        return [t for t in terms if t in kept]
+        def estimate(term: str) -> float:  # a word is as rare as its rarest lexeme
+            return rows * min((shares.get(lexeme, unlisted) for lexeme in lexemes[term]), default=0.0)
+
+        return rarest_within(terms, estimate, self.POSTINGS_BUDGET)
 
     def forget(self) -> None:
         """Read the statistics again on the next search (after ANALYZE, in tests and benchmarks)."""
@@ -266,7 +262,7 @@ class PostgresSearch(PostgresHost):
             branches: list[sql.Composable] = []
             params: list[Any] = []
             for order, kind in enumerate(("message", "fact", "summary")):
-                if kind not in scope.kinds:
+                if kind not in scope.kinds or not texts[kind]:  # no message words left: vector search only
                     continue
                 table, alias = SEARCH_TABLES[kind]
                 where = self._scope_where(kind, agent_id, thread_id, scope)

@@ -15,7 +15,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from .._common import fmt_time, query_terms
+from .._common import fmt_time, query_terms, rarest_within
 from ..base import Candidate, Scope
 from .common import SQLiteHost, metadata_where, summary_visibility
 from .schema import agent_terms
@@ -34,8 +34,9 @@ class CommonWords:
     ~190 ms median with all the words, most of it ranking messages that hold a common word and nothing
     else the query asks (bench/RESULTS.md, "Whole-agent recall at scale"). So a search over the whole of
     an agent with at least :attr:`LARGE_AGENT` messages keeps the query's rarest words, rarest first, while
-    the messages holding them stay within :attr:`POSTINGS_BUDGET` (the rarest word always stays): the
-    words that decide a BM25 ranking. It is approximate, as the vector index of such searches is; a scope
+    the messages holding them stay within :attr:`POSTINGS_BUDGET`: the words that decide a BM25 ranking.
+    When none fits, the rarest stays if it fits four budgets, else the messages are searched by vector only
+    (``rarest_within``). It is approximate, as the vector index of such searches is; a scope
     of a user or a thread searches with every word, its scope token already limiting what is ranked. The
     PostgreSQL backend leaves out common words for its own reason (``ts_rank`` has no IDF). Counts are taken
     with the index's own tokenizer (a ``count(*)`` of the word's matches, 0.1–10 ms at 1M) and kept
@@ -61,14 +62,7 @@ class CommonWords:
         counts = {
             t: self._cached(self._counts, (agent_id, t), lambda t=t: _messages_with(conn, agent_id, t)) for t in terms
         }
-        rarest = sorted(terms, key=counts.__getitem__)
-        kept, total = {rarest[0]}, counts[rarest[0]]
-        for term in rarest[1:]:
-            if total + counts[term] > self.POSTINGS_BUDGET:
-                break
-            kept.add(term)
-            total += counts[term]
-        return [t for t in terms if t in kept]
+        return rarest_within(terms, counts.__getitem__, self.POSTINGS_BUDGET)
 
     def _cached(self, cache: dict[Any, tuple[float, int]], key: Any, count: Any) -> int:
         now = time.monotonic()
