@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from ..types import Fact, Message, Summary
+from ..types import Fact, Message, Summary, fast_init
 from .timeparse import TimeRange
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
 _WORD = re.compile(r"\w+", re.UNICODE)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Found:
     """A ranked search result with its stored record; ``window`` holds the messages a message hit shows
