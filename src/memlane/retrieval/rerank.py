@@ -56,8 +56,11 @@ class Found:
     def names(self) -> tuple[str, ...]:
         """Who the item is by or about: a message's speaker, a fact's owner and subject, a summary's owner."""
         item = self.item
-        if isinstance(item, Message):
-            return tuple(n for n in (item.name, item.user) if n)
+        if isinstance(item, Message):  # spelled out: the speaker boost asks this of every candidate
+            name, user = item.name, item.user
+            if name:
+                return (name, user) if user else (name,)
+            return (user,) if user else ()
         if isinstance(item, Fact):
             return tuple(n for n in (item.owner, item.subject) if n)
         return (item.owner,) if item.owner else ()
