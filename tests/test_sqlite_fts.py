@@ -16,7 +16,7 @@ import pytest
 from memlane.store.base import Scope
 from memlane.store.sqlite import SQLiteStore
 from memlane.store.sqlite.schema import MIGRATIONS, agent_terms
-from memlane.validation import new_message
+from memlane.validation import NewFact, NewSummary, new_message
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 MESSAGES = Scope(kinds=("message",))
@@ -58,6 +58,19 @@ def test_words_are_stemmed_and_speakers_searchable(store: SQLiteStore) -> None:
     assert found(store, "a", "running") == [runs]
     assert found(store, "a", "zoe") == [runs]  # the speaker column, diacritics folded
     assert found(store, "a", "RUNS", Scope(kinds=("message",), thread="t")) == [runs]
+
+
+def test_facts_and_summaries_are_searched_in_the_agents_that_have_them(store: SQLiteStore) -> None:
+    # Keyword search skips the fact and summary indexes of an agent without facts or summaries: each agent
+    # here has only one of the two, and another agent has the other.
+    fact = store.add_fact("a", NewFact("Lisbon trip in May", "trip", 3, None, None, "shared", {}), actor=None, now=T0)
+    say(store, "b", "t", "hello")
+    summary, _ = store.add_summary("b", "t", NewSummary("rolling", "They planned Lisbon", 1, 1, None, "x", {}), T0)
+    everything = Scope()
+    assert [(c.kind, c.id) for c in store.keyword_search("a", "lisbon", everything, 10)] == [("fact", fact.id)]
+    assert [(c.kind, c.id) for c in store.keyword_search("b", "lisbon", everything, 10)] == [("summary", summary.id)]
+    assert store.keyword_search("a", "lisbon", Scope(kinds=("summary",)), 10) == []
+    assert store.keyword_search("b", "lisbon", Scope(kinds=("fact", "message")), 10) == []
 
 
 def test_deleted_messages_leave_the_index_and_their_ids_are_not_reused(store: SQLiteStore) -> None:

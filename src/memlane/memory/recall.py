@@ -4,7 +4,6 @@ the token-budgeted context for the next model call."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from datetime import datetime
 from typing import Any, Literal, overload
 
@@ -149,13 +148,14 @@ class RecallMixin(MemoryBase):
     def _hydrate(self, found: Sequence[Found]) -> list[Hit]:
         hits: list[Hit] = []
         for f in found:
+            retrievers = tuple(s for s in f.source.split("+") if s)
             if isinstance(f.item, Message):
-                hit = _message_hit(f.item, f.score, f.window)
+                hit = _message_hit(f.item, f.score, f.window, retrievers)
             elif isinstance(f.item, Fact):
-                hit = _fact_hit(f.item, f.score)
+                hit = _fact_hit(f.item, f.score, retrievers)
             else:
-                hit = _summary_hit(f.item, f.score)
-            hits.append(replace(hit, retrievers=tuple(s for s in f.source.split("+") if s)))
+                hit = _summary_hit(f.item, f.score, retrievers)
+            hits.append(hit)
         return hits
 
     def context(
@@ -303,7 +303,7 @@ def _recallable(hit: Hit, summaries: Sequence[Summary]) -> bool:
     return hit.metadata.get("summary_kind") == "rolling" and all(s.id != hit.id for s in summaries)
 
 
-def _message_hit(m: Message, score: float, window: Sequence[Message] = ()) -> Hit:
+def _message_hit(m: Message, score: float, window: Sequence[Message] = (), retrievers: tuple[str, ...] = ()) -> Hit:
     """A message hit; with a window of several turns, one ``speaker: content`` line per turn."""
     shown = tuple(window) or (m,)
     if len(shown) == 1:
@@ -322,6 +322,7 @@ def _message_hit(m: Message, score: float, window: Sequence[Message] = ()) -> Hi
         user=(m.name or m.user) if len(shown) == 1 else None,
         seq=m.seq,
         message_ids=tuple(w.id for w in shown),
+        retrievers=retrievers,
     )
 
 
@@ -344,7 +345,7 @@ def _group_by_thread(hits: Sequence[Hit]) -> list[HitGroup]:
     ]
 
 
-def _fact_hit(f: Fact, score: float) -> Hit:
+def _fact_hit(f: Fact, score: float, retrievers: tuple[str, ...] = ()) -> Hit:
     return Hit(
         kind="fact",
         id=f.id,
@@ -362,10 +363,11 @@ def _fact_hit(f: Fact, score: float) -> Hit:
             "to_seq": f.source_to_seq,
         },
         user=f.owner,
+        retrievers=retrievers,
     )
 
 
-def _summary_hit(s: Summary, score: float) -> Hit:
+def _summary_hit(s: Summary, score: float, retrievers: tuple[str, ...] = ()) -> Hit:
     return Hit(
         kind="summary",
         id=s.id,
@@ -376,4 +378,5 @@ def _summary_hit(s: Summary, score: float) -> Hit:
         created_at=s.created_at,
         metadata={**s.metadata, "from_seq": s.from_seq, "to_seq": s.to_seq, "summary_kind": s.kind},
         user=s.owner,
+        retrievers=retrievers,
     )

@@ -177,9 +177,13 @@ class Searcher:
         }
         kinds = [kind for kind in getters if ids[kind]]
         loaded = self._all([partial(getters[kind], agent, ids[kind]) for kind in kinds])
-        records = {(kind, item.id): item for kind, items in zip(kinds, loaded, strict=True) for item in items}
+        records: dict[str, dict[int, Message | Fact | Summary]] = {kind: {} for kind in getters}
+        for kind, items in zip(kinds, loaded, strict=True):
+            records[kind] = {item.id: item for item in items}
         return [
-            Found(c.kind, c.id, c.score, c.source, records[(c.kind, c.id)]) for c in fused if (c.kind, c.id) in records
+            Found(c.kind, c.id, c.score, c.source, item)
+            for c in fused
+            if (item := records[c.kind].get(c.id)) is not None
         ]
 
     def _windows(self, agent: str, ranked: list[Found], limit: int, config: SearchConfig, scope: Scope) -> list[Found]:
@@ -188,10 +192,11 @@ class Searcher:
         # Neighbours already loaded as candidates are taken from there (the same rows: same agent, same
         # thread, in the scope); the store is asked only for the windows that still miss a turn, and
         # only for the turns of those windows not known yet.
+        bounded = scope.since is not None or scope.until is not None
         known = {
             (f.item.thread, f.item.seq): f.item
             for f in ranked
-            if isinstance(f.item, Message) and _in_time(f.item.created_at, scope)
+            if isinstance(f.item, Message) and (not bounded or _in_time(f.item.created_at, scope))
         }
         widened: list[Found] = []
         out: list[Found] = []
@@ -218,9 +223,9 @@ class Searcher:
                 if isinstance(f.item, Message):
                     item = f.item
                     around = {
-                        s: nearby[(item.thread, s)]
+                        s: turn
                         for s in range(item.seq - before, item.seq + after + 1)
-                        if (item.thread, s) in nearby
+                        if (turn := nearby.get((item.thread, s))) is not None
                     }
                     window = choose_window(item, around, before, after, config.window_max_tokens)
                     f = Found(f.kind, f.id, f.score, f.source, item, window)

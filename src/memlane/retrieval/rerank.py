@@ -10,8 +10,9 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from operator import attrgetter
 
-from ..types import Fact, Message, Summary
+from ..types import Fact, Message, Summary, fast_init
 from .timeparse import TimeRange
 
 __all__ = [
@@ -28,8 +29,10 @@ __all__ = [
 ]
 
 _WORD = re.compile(r"\w+", re.UNICODE)
+_score = attrgetter("score")
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Found:
     """A ranked search result with its stored record; ``window`` holds the messages a message hit shows
@@ -53,8 +56,11 @@ class Found:
     def names(self) -> tuple[str, ...]:
         """Who the item is by or about: a message's speaker, a fact's owner and subject, a summary's owner."""
         item = self.item
-        if isinstance(item, Message):
-            return tuple(n for n in (item.name, item.user) if n)
+        if isinstance(item, Message):  # spelled out: the speaker boost asks this of every candidate
+            name, user = item.name, item.user
+            if name:
+                return (name, user) if user else (name,)
+            return (user,) if user else ()
         if isinstance(item, Fact):
             return tuple(n for n in (item.owner, item.subject) if n)
         return (item.owner,) if item.owner else ()
@@ -88,7 +94,7 @@ def boost(found: Sequence[Found], weight: float, signal: Callable[[Found], float
         scored.append(
             f if lift == 0 else Found(f.kind, f.id, f.score + unit * weight * lift, f.source, f.item, f.window)
         )
-    return sorted(scored, key=lambda f: -f.score)
+    return sorted(scored, key=_score, reverse=True)  # stable in reverse too: ties keep their order
 
 
 def _name_in(query: set[str], name: str) -> bool:
@@ -169,11 +175,13 @@ def boost_neighbours(found: Sequence[Found], weight: float, radius: int = 3, dec
         item = f.item
         if not isinstance(item, Message):
             return 0.0
-        scores, seq = at[item.thread], item.seq
+        score_at, seq = at[item.thread].get, item.seq
         best = 0.0
-        for d, factor in factors:
-            near = max(scores.get(seq - d, 0.0), scores.get(seq + d, 0.0))
-            best = max(best, factor * near)
+        for d, factor in factors:  # max() spelled out: its calls cost more than the comparisons
+            before, after = score_at(seq - d, 0.0), score_at(seq + d, 0.0)
+            near = factor * (before if before >= after else after)
+            if near > best:
+                best = near
         return best / top
 
     return boost(found, weight, signal)

@@ -41,36 +41,32 @@ def merge_windows(found: Sequence[Found], limit: int, max_tokens: int = 0) -> li
     it (the merged hit keeps the better rank and score), unless the merged window would exceed
     ``max_tokens`` (0 = no cap): then it stays a hit of its own, without the turns already shown."""
     out: list[Found] = []
-    spans: list[tuple[str, set[int]]] = []  # per hit in out: thread, seq numbers shown
+    shown: list[set[int]] = []  # per hit in out: the seq numbers it shows
+    of_thread: dict[str, list[int]] = {}  # per thread: its message hits' places in out, in rank order
     for f in found:
         if len(out) >= limit:
             break
         if not f.window or not isinstance(f.item, Message):
             out.append(f)
-            spans.append(("", set()))
+            shown.append(set())
             continue
         thread, anchor = f.item.thread, f.item.seq
-        if any(t == thread and anchor in shown for t, shown in spans):
+        mine = of_thread.setdefault(thread, [])
+        if any(anchor in shown[i] for i in mine):
             continue
-        seqs = {m.seq for m in f.window}
-        target = next(
-            (
-                i
-                for i, (t, shown) in enumerate(spans)
-                if t == thread and any(s + d in shown for s in seqs for d in (-1, 0, 1))
-            ),
-            None,
-        )
+        touched = {m.seq + d for m in f.window for d in (-1, 0, 1)}  # the window's turns and those next to it
+        target = next((i for i in mine if not touched.isdisjoint(shown[i])), None)
         if target is not None:
             merged = {m.seq: m for m in (*out[target].window, *f.window)}
             if not max_tokens or sum(m.token_count for m in merged.values()) <= max_tokens:
                 kept = out[target]
                 window = tuple(merged[s] for s in sorted(merged))
                 out[target] = Found(kept.kind, kept.id, kept.score, kept.source, kept.item, window)
-                spans[target] = (thread, set(merged))
+                shown[target] = set(merged)
                 continue
-        shown_here = set().union(*(shown for t, shown in spans if t == thread))
+        shown_here = set().union(*(shown[i] for i in mine))
         window = tuple(m for m in f.window if m.seq not in shown_here)
         out.append(Found(f.kind, f.id, f.score, f.source, f.item, window))
-        spans.append((thread, {m.seq for m in window}))
+        mine.append(len(shown))
+        shown.append({m.seq for m in window})
     return out

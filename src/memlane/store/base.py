@@ -27,6 +27,7 @@ from ..types import (
     UsageRecord,
     UsageTotals,
     UserRecord,
+    fast_init,
 )
 from ..validation import NewFact, NewJob, NewMessage, NewSummary
 
@@ -53,6 +54,7 @@ class Scope:
     metadata: Mapping[str, str | int | float | bool | None] | None = None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Candidate:
     """One search result before hydration: what it is, and how well it matched (higher is better)."""

@@ -256,10 +256,12 @@ class SQLiteEmbeddings(SQLiteHost):
                 )
             ]
             mask &= ~is_message | member(threads, mine)
-        if "summary" in scope.kinds:
+        # The database is asked which summaries and facts the scope sees only when the rows in question hold
+        # vectors of that kind (a conversation without summaries or facts would pay two queries for nothing).
+        if "summary" in scope.kinds and is_summary.any():
             mask &= ~is_summary | member(item_ids, _visible_summaries(conn, agent_id, thread_id, scope))
         convo = is_message | is_summary
-        if "fact" in scope.kinds:
+        if "fact" in scope.kinds and not convo.all():
             flt = FactFilter(user=scope.user, include_superseded=scope.include_superseded)
             where, params = fact_where(agent_id, flt)
             facts = [r[0] for r in conn.execute(f"SELECT f.id FROM facts f WHERE {where}", params)]  # noqa: S608

@@ -112,6 +112,21 @@ def _with_metadata(sql: str, params: list[Any], alias: str, scope: Scope) -> tup
     return f"{sql} AND {where}", params + extra
 
 
+def _has_facts_and_summaries(conn: sqlite3.Connection, agent_id: int, scope: Scope) -> tuple[bool, bool]:
+    """Whether the scope's kinds include facts / summaries and the agent has any (one query, ~12 µs): an
+    FTS5 query still costs 15-30 µs on a table without the agent's rows, and many agents have no facts
+    or summaries (those that never ran the pipeline)."""
+    fact, summary = "fact" in scope.kinds, "summary" in scope.kinds
+    if not (fact or summary):
+        return False, False
+    row = conn.execute(
+        "SELECT ? AND EXISTS (SELECT 1 FROM facts WHERE agent_id = ?), "
+        "? AND EXISTS (SELECT 1 FROM summaries WHERE agent_id = ?)",
+        (fact, agent_id, summary, agent_id),
+    ).fetchone()
+    return bool(row[0]), bool(row[1])
+
+
 class SQLiteSearch(SQLiteHost):
     """Keyword search of the store contract."""
 
@@ -130,9 +145,10 @@ class SQLiteSearch(SQLiteHost):
                     return []
             if "message" in scope.kinds:
                 results += self._search_messages(conn, agent_id, thread_id, terms, scope, limit)
-            if "fact" in scope.kinds:
+            facts, summaries = _has_facts_and_summaries(conn, agent_id, scope)
+            if facts:
                 results += self._search_facts(conn, agent_id, text, scope, limit)
-            if "summary" in scope.kinds:
+            if summaries:
                 results += self._search_summaries(conn, agent_id, thread_id, text, scope, limit)
         return results
 

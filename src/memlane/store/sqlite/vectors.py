@@ -285,9 +285,10 @@ def top_k(
     else:
         order = np.argsort(-scores, kind="stable")
     picked = rows[order]
-    return [
-        (int(vectors.kinds[i]), int(vectors.item_ids[i]), float(scores[j])) for i, j in zip(picked, order, strict=True)
-    ]
+    # Whole columns to Python values at once: reading NumPy scalars one by one cost ~0.1 ms for 100 rows.
+    return list(
+        zip(vectors.kinds[picked].tolist(), vectors.item_ids[picked].tolist(), scores[order].tolist(), strict=True)
+    )
 
 
 def top_k_scored(
