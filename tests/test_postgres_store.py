@@ -791,3 +791,12 @@ def test_message_windows_agree_with_sqlite(store: PostgresStore, tmp_path: Path)
         ]
     finally:
         lite.close()
+
+
+def test_a_whole_agent_vector_search_scans_a_longer_candidate_list(store: PostgresStore) -> None:
+    """No filter keeps pgvector's iterative scan going over a whole agent, so its candidate list is raised
+    (bench/broad.py measures what it finds); scoped searches keep the configured one."""
+    assert store._ef_search(Scope(), 10) == store.hnsw_ef_search_broad == 200
+    assert store._ef_search(Scope(user="u"), 10) == store._ef_search(Scope(thread="t"), 10) == 40
+    assert store._ef_search(Scope(user="u"), 500) == 500
+    assert store._ef_search(Scope(), 5000) == 1000

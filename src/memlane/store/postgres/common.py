@@ -217,6 +217,7 @@ class PostgresHost:
         hnsw_m: int
         hnsw_ef_construction: int
         hnsw_ef_search: int
+        hnsw_ef_search_broad: int
         exact_vectors: bool
         _pool: ConnectionPool[Conn]
         _dim: int | None

@@ -105,6 +105,9 @@ class PostgresStore(
     backend = "postgres"
     #: Reads of one recall may run at the same time (each takes its own pooled connection).
     concurrent_reads = True
+    #: The least HNSW candidate list of a search over a whole agent (see ``_ef_search``): at 200k clustered
+    #: chat vectors, recall@10 of the exact top 10 is 0.77 at 40, 0.88 at 100, 0.95 at 200 (+2 ms).
+    hnsw_ef_search_broad = 200
 
     def __init__(
         self,

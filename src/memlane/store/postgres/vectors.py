@@ -278,12 +278,22 @@ class PostgresVectors(PostgresHost):
                 conn.execute(
                     "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
                     "set_config('hnsw.ef_search', %s, true), set_config('enable_indexscan', %s, true)",
-                    (str(min(1000, max(self.hnsw_ef_search, limit))), "off" if self.exact_vectors else "on"),
+                    (str(self._ef_search(scope, limit)), "off" if self.exact_vectors else "on"),
                 )
                 cur = conn.execute(statement, [*params, limit])
             return [Candidate(cast(Any, r[0]), int(r[1]), 1.0 - float(r[2]), "vector") for r in cur.fetchall()]
 
         return self._run("vector search", read, write=False)
+
+    def _ef_search(self, scope: Scope, limit: int) -> int:
+        """The HNSW candidate list of a search: ``hnsw_ef_search``, at least the limit, and at least
+        ``hnsw_ef_search_broad`` over a whole agent (no user or thread): with no filter to make the iterative
+        scan go on, the list alone decides what is found, and on clustered chat the default 40 finds ~0.77 of
+        the exact top 10 (bench/RESULTS.md, "Whole-agent recall at scale")."""
+        ef = max(self.hnsw_ef_search, limit)
+        if scope.user is None and scope.thread is None:
+            ef = max(ef, self.hnsw_ef_search_broad)
+        return min(1000, ef)
 
     def _known_dim(self, conn: Conn) -> int | None:
         """The dimension of the stored vectors, None before the first ones (cached once known)."""
