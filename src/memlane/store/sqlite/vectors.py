@@ -191,7 +191,7 @@ class VectorCache:
                 self._bytes += entry.nbytes - before
             self._agents.move_to_end(agent_id)
             self._evict()
-            if self._wants_index(entry) and agent_id not in self._builds:
+            if self._wants_index(entry) and not self._builds:  # one build at a time: each holds a copy of an agent
                 build = threading.Thread(
                     target=self._build_index, args=(agent_id, entry), name=f"memlane-ivf-{agent_id}", daemon=True
                 )
