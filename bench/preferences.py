@@ -10,10 +10,12 @@ thread of its own agent: ``--distractors`` real chat turns of other people (LoCo
 ``/work/shared/data/locomo10.json``) with the user's one preference turn at a seeded random place, then the
 user's question is asked with ``recall(question, limit=10)``. Scored: the rank of the preference turn (hit@1,
 hit@5, hit@10, mean reciprocal rank) for memlane with a preset, and for plain dense search (cosine top-k over
-the same turns with the same embedder) in the same run.
+the same turns with the same embedder) in the same run. With ``--asker`` memlane knows who asks, as a bot
+does: the first speaker of the distractor stretch is the user too (about half the thread is then the user's own
+turns, the preference one of them) and the question is asked with ``recall(question, limit=10, user=...)``.
 
     PYTHONPATH=src:bench .venv/bin/python bench/preferences.py [--distractors 60] [--seeds 3]
-        [--preset default] [--set field=value ...]
+        [--preset default] [--set field=value ...] [--asker]
 """
 
 from __future__ import annotations
@@ -72,11 +74,22 @@ def distractor_pool(path: Path) -> list[tuple[str, str]]:
 
 
 def run_case(
-    embedder: Embedder, config: SearchConfig, case: tuple[str, str], turns: Sequence[tuple[str, str]], seed: int
+    embedder: Embedder,
+    config: SearchConfig,
+    case: tuple[str, str],
+    turns: Sequence[tuple[str, str]],
+    seed: int,
+    asker: bool = False,
 ) -> Outcome:
     preference, question = case
     rng = random.Random(seed)
-    items = [{"role": "user", "content": text, "user": speaker, "name": speaker} for speaker, text in turns]
+    own = turns[0][0] if asker else None  # this speaker's turns become the user's own
+    items = [
+        {"role": "user", "content": text, "user": USER, "name": "Sam"}
+        if speaker == own
+        else {"role": "user", "content": text, "user": speaker, "name": speaker}
+        for speaker, text in turns
+    ]
     where = rng.randrange(len(items) // 4, len(items) - len(items) // 4)  # not at either edge of the thread
     items.insert(where, {"role": "user", "content": preference, "user": USER, "name": "Sam"})
     start = datetime(2026, 3, 1, 9, tzinfo=UTC)
@@ -89,7 +102,8 @@ def run_case(
     ):
         stored = mem.add_messages("chat", items)
         target = stored[where].id
-        hits = mem.recall(question, limit=10, preset=config, now=start + timedelta(days=30))
+        at = start + timedelta(days=30)
+        hits = mem.recall(question, limit=10, preset=config, now=at, user=USER if asker else None)
         ranked = [h.message_ids or (h.id,) for h in hits if h.kind == "message"]
         mine = next((rank for rank, ids in enumerate(ranked, 1) if target in ids), None)
     vectors = embedder.embed([str(item["content"]) for item in items], "document")
@@ -114,6 +128,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seeds", type=int, default=3, help="placements and distractor draws per case")
     parser.add_argument("--preset", default="default")
     parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", help="override a preset field")
+    parser.add_argument("--asker", action="store_true", help="half the turns are the user's; recall(user=the user)")
     args = parser.parse_args(argv)
     config = build_config(args.preset, args.set)
     embedder = minilm()
@@ -123,10 +138,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         rng = random.Random(1000 + seed)
         for n, case in enumerate(CASES):
             start = rng.randrange(len(pool) - args.distractors)
-            outcomes.append((n, run_case(embedder, config, case, pool[start : start + args.distractors], seed)))
+            turns = pool[start : start + args.distractors]
+            outcomes.append((n, run_case(embedder, config, case, turns, seed, args.asker)))
     mine, dense = scores([o.memlane for _, o in outcomes]), scores([o.dense for _, o in outcomes])
     print(f"{len(CASES)} cases x {args.seeds} seeds, {args.distractors} distractor turns each; preset {config.name}"
-          f"{' ' + ' '.join(args.set) if args.set else ''}")  # fmt: skip
+          f"{' ' + ' '.join(args.set) if args.set else ''}{'; the asker known' if args.asker else ''}")  # fmt: skip
     print("| system | " + " | ".join(mine) + " |")
     print("|---|" + "---:|" * len(mine))
     print("| memlane recall() | " + " | ".join(f"{v:.3f}" for v in mine.values()) + " |")

@@ -385,6 +385,40 @@ def test_boosts_add_a_share_of_the_best_score_and_lift_neighbours_of_good_matche
     assert rerank.boost_neighbours(found, 0.0) == found
 
 
+def test_a_query_in_the_first_person_names_the_user_the_search_is_for() -> None:
+    from memlane.retrieval import rerank
+
+    found = [_found(1, 1.0, name="bob"), _found(2, 0.8, name="ana")]
+    mine = rerank.boost_speaker(found, rerank.query_words("any tips for my weekend baking?"), 0.5, asker="ana")
+    assert [(f.id, f.score) for f in mine] == [(2, 1.3), (1, 1.0)]
+    # Without an asker, or in the third person, "ana" is not named.
+    assert rerank.boost_speaker(found, rerank.query_words("any tips for my weekend baking?"), 0.5) == found
+    assert rerank.boost_speaker(found, rerank.query_words("tips for weekend baking?"), 0.5, asker="ana") == found
+
+
+def test_recall_for_a_user_favours_their_own_words_when_they_ask_about_themselves(fake_mem: Memory) -> None:
+    start = NOW - timedelta(days=3)
+    items = [
+        {"role": "user", "content": text, "user": who, "name": who, "created_at": start + timedelta(minutes=i)}
+        for i, (who, text) in enumerate(
+            [
+                ("bob", "Baking bread is my weekend plan."),
+                ("bob", "The oven at the bakery broke."),
+                ("ana", "These days I mostly bake sourdough."),
+                ("bob", "Anyway, how was the film?"),
+            ]
+        )
+    ]
+    ids = [m.id for m in fake_mem.add_messages("kitchen", items)]
+    strong = replace(get_preset("turns"), speaker_boost=2.0)  # a named speaker's turns come first
+    anyone = fake_mem.recall("baking tips for my weekend?", limit=2, preset=strong)
+    assert anyone[0].id == ids[0]  # bob's turn matches more words
+    asked = fake_mem.recall("baking tips for my weekend?", limit=2, preset=strong, user="ana")
+    assert asked[0].id == ids[2]  # ana asks about herself: "my" names her
+    about_bob = fake_mem.recall("baking tips for Bob's weekend?", limit=2, preset=strong, user="ana")
+    assert about_bob[0].id == ids[0]  # in the third person, the asker is not named
+
+
 def test_a_time_window_must_be_datetimes_in_order_and_naive_times_are_utc(fake_mem: Memory) -> None:
     fake_mem.add_message("t", "user", "the boiler was serviced", created_at=datetime(2026, 3, 1, 12, tzinfo=UTC))
     naive = fake_mem.recall("boiler", since=datetime(2026, 3, 1), until=datetime(2026, 3, 2))

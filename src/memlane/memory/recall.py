@@ -83,8 +83,9 @@ class RecallMixin(MemoryBase):
 
         Search follows ``preset`` (a name from :data:`memlane.retrieval.PRESETS` or a
         :class:`~memlane.retrieval.SearchConfig`; default: the ``search_preset`` setting). The default
-        fuses keyword (BM25) and semantic search, favours items by or about a person the query names,
-        and shows each message with its neighbouring turns (see :class:`~memlane.types.Hit`).
+        fuses keyword (BM25) and semantic search, favours items by or about a person the query names
+        (a query in the first person, "what do I like?", names ``user``), and shows each message with its
+        neighbouring turns (see :class:`~memlane.types.Hit`).
 
         A time the query names ("last week", "yesterday", "in May", "two days ago", "in 2023") is read
         relative to ``now`` (default: the memory's clock) and favours items of that time. ``since`` /

@@ -42,7 +42,8 @@ class SearchConfig:
     stretching differences smaller than that share of the best score (see :func:`.fusion.normalize_minmax`).
 
     Re-ranking (boosts, each adding ``weight`` times the best fused score to the items it favours; 0 = off):
-    ``speaker_boost`` when the query names the speaker of a message or the owner/subject of a fact;
+    ``speaker_boost`` when the query names the speaker of a message or the owner/subject of a fact (a query
+    in the first person, "any tips for my baking?", names the user the search is for);
     ``time_boost`` when the query names a time ("last week", "in May", "two days ago" — relative to the
     ``now`` of the search) and the item was created in it (``time_slack_days`` extends that range forward,
     since people talk about events after they happen); ``time_mode="hard"`` turns the time into a filter

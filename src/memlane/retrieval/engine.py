@@ -104,7 +104,7 @@ class Searcher:
             return []
         fused = self._fuse(lists, config)
         ranked = self._load(agent, fused)
-        ranked = rerank.boost_speaker(ranked, rerank.query_words(query), config.speaker_boost)
+        ranked = rerank.boost_speaker(ranked, rerank.query_words(query), config.speaker_boost, scope.user)
         ranked = rerank.boost_time(ranked, when, config.time_boost, config.time_slack_days)
         ranked = rerank.boost_recency(ranked, now, config.recency_weight, config.recency_half_life_days)
         ranked = rerank.boost_importance(ranked, config.importance_weight)

@@ -16,6 +16,7 @@ from ..types import Fact, Message, Summary, fast_init
 from .timeparse import TimeRange
 
 __all__ = [
+    "FIRST_PERSON",
     "Found",
     "boost",
     "boost_importance",
@@ -102,10 +103,17 @@ def _name_in(query: set[str], name: str) -> bool:
     return bool(parts) and (all(p in query for p in parts) or parts[0] in query)
 
 
-def boost_speaker(found: Sequence[Found], query: set[str], weight: float) -> list[Found]:
-    """Favour items by or about someone the query names ("what did Ana say about ...")."""
+#: Words by which a query names the one asking ("any tips for my baking?").
+FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves"})
+
+
+def boost_speaker(found: Sequence[Found], query: set[str], weight: float, asker: str | None = None) -> list[Found]:
+    """Favour items by or about someone the query names ("what did Ana say about ..."); a query in the first
+    person ("any tips for my weekend baking?") names ``asker``, the user the search is for."""
     # A search's candidates share a handful of names: each is matched against the query once.
     named: dict[str, bool] = {}
+    if asker is not None and not query.isdisjoint(FIRST_PERSON):
+        named[asker] = True
 
     def signal(f: Found) -> float:
         for name in f.names():
