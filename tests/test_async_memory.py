@@ -62,6 +62,7 @@ def test_a_bot_awaits_its_memory(tmp_path: Path) -> None:
             with pytest.raises(InvalidInput):
                 await mem.history("general", limit=-1)
             assert await mem.reset("general") == 1
+
             def items(key: str) -> Iterator[dict[str, str]]:
                 yield from ({"role": "user", "content": f"{key} {i}"} for i in range(2))
 
