@@ -3,8 +3,10 @@
 Each system gets the same MiniLM embedder instance (memlane's ``OnnxMiniLMEmbedder``, its LRU cache off so no
 system is served a vector computed earlier), so only the memory systems differ:
 
-- **memlane**: one SQLite file, an agent per conversation, a thread per session (``add_messages`` per session
-  piece of a batch), searched with ``recall(question, limit=25, now=...)``, default preset (as bench/locomo.py).
+- **memlane**: one SQLite file, an agent per conversation, a thread per session (a batch within one session is
+  an ``add_messages``, a batch spanning sessions one ``add_to_threads``), searched with ``recall(question,
+  limit=25, now=...)``, default preset (as bench/locomo.py). **memlane-per-thread** (not run by default) is the
+  same with one ``add_messages`` per session piece of a batch, as this benchmark wrote before ``add_to_threads``.
 - **chroma**: ``chromadb.PersistentClient``, a collection per conversation (cosine HNSW), ``add`` of the batch
   with the embedder as the collection's ``EmbeddingFunction``; ``query(query_texts=[q], n_results=25)``.
 - **langgraph**: ``InMemoryStore(index={"dims": 384, "embed": ..., "fields": ["text"]})``, a namespace per
@@ -120,6 +122,7 @@ class Memlane(System):
         self.db = workdir / "memlane.db"
         self.mems: dict[str, Any] = {}
         self.covers: dict[str, Covers] = {}
+        self.session_of: dict[str, dict[str, Session]] = {}
         self.config = get_preset("default")
 
     def _mem(self, conv: Conversation) -> Any:
@@ -128,17 +131,39 @@ class Memlane(System):
         return self.mems[conv.sample_id]
 
     def add(self, conv: Conversation, turns: Sequence[Turn]) -> None:
-        mem = self._mem(conv)
-        session_of = {t.dia_id: s for s in conv.sessions for t in s.turns}
+        pieces = self._pieces(conv, turns)
+        if len(pieces) == 1:
+            self._mem(conv).add_messages(*next(iter(pieces.items())))
+        else:  # a batch spanning sessions (threads): one call, every text embedded together
+            self._mem(conv).add_to_threads(pieces)
+
+    def _pieces(self, conv: Conversation, turns: Sequence[Turn]) -> dict[str, list[dict[str, Any]]]:
+        """The batch's turns as ``add_messages`` items per thread (a thread per session), in order."""
+        if conv.sample_id not in self.session_of:  # once per conversation, not per batch: harness, not memlane
+            self.session_of[conv.sample_id] = {t.dia_id: s for s in conv.sessions for t in s.turns}
+        session_of = self.session_of[conv.sample_id]
+        pieces: dict[str, list[dict[str, Any]]] = {}
         start = 0
-        while start < len(turns):  # a batch spanning sessions is one add_messages per session (thread)
+        while start < len(turns):
             session = session_of[turns[start].dia_id]
             end = start
             while end < len(turns) and session_of[turns[end].dia_id] is session:
                 end += 1
             piece = Session(session.number, session.date, list(turns[start:end]))
-            mem.add_messages(thread_key(session), message_items(piece))
+            pieces.setdefault(thread_key(session), []).extend(message_items(piece))
             start = end
+        return pieces
+
+
+class MemlanePerThread(Memlane):
+    """memlane as bench/peers.py called it before ``add_to_threads``: one ``add_messages`` per thread of a batch
+    (each embeds its own texts), kept to show what the one call changes."""
+
+    name = "memlane-per-thread"
+
+    def add(self, conv: Conversation, turns: Sequence[Turn]) -> None:
+        for thread, items in self._pieces(conv, turns).items():
+            self._mem(conv).add_messages(thread, items)
 
     def search(self, conv: Conversation, question: str) -> Ranked:
         mem = self._mem(conv)
@@ -302,11 +327,23 @@ class _Mem0Embedder:
         return self.embedder.embed([text], kind)[0].tolist()  # type: ignore[no-any-return]
 
 
+class EmbedderOnly(System):
+    """No memory system: the batch's texts embedded as the others embed them, and nothing stored. Its turns/s
+    is the most any system can ingest with this embedder (``--ingest-only``; it cannot be searched)."""
+
+    name = "embedder"
+
+    def add(self, conv: Conversation, turns: Sequence[Turn]) -> None:
+        self.embedder.embed([doc_text(t) for t in turns], "document")
+
+
 SYSTEMS: dict[str, Callable[[Path, Embedder], System]] = {
     "memlane": Memlane,
+    "memlane-per-thread": MemlanePerThread,
     "chroma": Chroma,
     "langgraph": LangGraph,
     "mem0": Mem0,
+    "embedder": EmbedderOnly,
 }
 
 
@@ -378,9 +415,11 @@ def embedders(conversations: Sequence[Conversation]) -> dict[str, Embedder]:
     return {"live": live, "stored": stored}
 
 
-def run(names: Sequence[str], conversations: Sequence[Conversation], runs: int, workroot: Path) -> dict[str, Any]:
-    """Ingest at every batch size ``runs`` times, then ask every question ``runs`` times, systems interleaved;
-    each with the live embedder and with vectors served from memory."""
+def run(
+    names: Sequence[str], conversations: Sequence[Conversation], runs: int, workroot: Path, queries: bool = True
+) -> dict[str, Any]:
+    """Ingest at every batch size ``runs`` times, then (with ``queries``) ask every question ``runs`` times,
+    systems interleaved; each with the live embedder and with vectors served from memory."""
     embed = embedders(conversations)
     turns = sum(len(c.turns) for c in conversations)
     ingest_s: dict[tuple[str, str, int], list[tuple[float, float]]] = {}
@@ -395,7 +434,7 @@ def run(names: Sequence[str], conversations: Sequence[Conversation], runs: int, 
                     wall, cpu = ingest(system, conversations, batch)
                     ingest_s.setdefault((name, mode, batch), []).append((wall, cpu))
                     print(f"ingest {name} {mode} b={batch} run {rep + 1}: {turns / wall:.0f} turns/s", file=sys.stderr)
-                    if rep == runs - 1 and batch == BATCHES[-1]:
+                    if queries and rep == runs - 1 and batch == BATCHES[-1]:
                         kept[(name, mode)] = system
                     else:
                         system.close()
@@ -403,7 +442,7 @@ def run(names: Sequence[str], conversations: Sequence[Conversation], runs: int, 
     latency: dict[tuple[str, str], list[tuple[list[float], list[float]]]] = {}
     first: dict[str, list[Ranked]] = {}
     changed: Counter[str] = Counter()
-    for rep in range(runs):
+    for rep in range(runs if queries else 0):
         for mode in MODES:
             for name in rotated(names, rep):
                 ranked, wall_ms, cpu_ms = ask_all(kept[(name, mode)], conversations)
@@ -418,14 +457,14 @@ def run(names: Sequence[str], conversations: Sequence[Conversation], runs: int, 
     results: dict[str, Any] = {}
     for name in names:
         results[name] = {
-            mode: {
-                "ingest": {str(b): _ingest_figures(ingest_s[(name, mode, b)], turns) for b in BATCHES},
-                "query_ms": _latency_figures(latency[(name, mode)]),
-            }
+            mode: {"ingest": {str(b): _ingest_figures(ingest_s[(name, mode, b)], turns) for b in BATCHES}}
             for mode in MODES
         }
-        results[name]["quality"] = quality(conversations, first[name])
-        results[name]["rankings_changed_between_runs"] = changed[name]
+        if queries:
+            for mode in MODES:
+                results[name][mode]["query_ms"] = _latency_figures(latency[(name, mode)])
+            results[name]["quality"] = quality(conversations, first[name])
+            results[name]["rankings_changed_between_runs"] = changed[name]
     texts = Counter(doc_text(t) for c in conversations for t in c.turns)
     return {
         "conversations": [c.sample_id for c in conversations],
@@ -478,6 +517,8 @@ def markdown(report: dict[str, Any]) -> str:
         cells += [live[str(b)]["turns_per_cpu_s"] for b in BATCHES]
         cells += [stored[str(b)]["turns_per_s"] for b in BATCHES]
         lines.append(f"| {name} | " + " | ".join(f"{c:,.0f}" for c in cells) + " |")
+    if not all("quality" in res for res in report["results"].values()):
+        return "\n".join(lines)
     lines += [
         "",
         "| system | query p50 ms | p95 | CPU p50 | CPU p95 | stored: p50 | p95 "
@@ -507,7 +548,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--conversations", type=int, default=2, help="the first N LoCoMo conversations")
     parser.add_argument("--runs", type=int, default=3, help="repetitions of each measurement (medians)")
-    parser.add_argument("--systems", default=",".join(SYSTEMS), help="comma-separated subset of systems")
+    parser.add_argument(
+        "--systems", default="memlane,chroma,langgraph,mem0", help=f"comma-separated, of: {', '.join(SYSTEMS)}"
+    )
+    parser.add_argument("--ingest-only", action="store_true", help="measure ingest only, ask no questions")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--out", type=Path, default=OUT_DIR / "peers.json")
     args = parser.parse_args(argv)
@@ -516,9 +560,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     unknown = [n for n in names if n not in SYSTEMS]
     if unknown:
         parser.error(f"unknown systems {unknown}; choose from {', '.join(SYSTEMS)}")
+    if "embedder" in names and not args.ingest_only:
+        parser.error("the 'embedder' system stores nothing to ask: use it with --ingest-only")
     with tempfile.TemporaryDirectory(prefix="memlane-peers-") as tmp:
         t0, load_before = time.perf_counter(), os.getloadavg()
-        report = run(names, conversations, args.runs, Path(tmp))
+        report = run(names, conversations, args.runs, Path(tmp), queries=not args.ingest_only)
     report["run"] = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "commit": _commit(),

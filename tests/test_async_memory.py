@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -61,6 +62,16 @@ def test_a_bot_awaits_its_memory(tmp_path: Path) -> None:
             with pytest.raises(InvalidInput):
                 await mem.history("general", limit=-1)
             assert await mem.reset("general") == 1
+
+            def items(key: str) -> Iterator[dict[str, str]]:
+                yield from ({"role": "user", "content": f"{key} {i}"} for i in range(2))
+
+            queued = {key: items(key) for key in ("q1", "q2")}
+            stored = await mem.add_to_threads(queued)  # generators are read before the call goes to its thread
+            assert {key: [m.content for m in ms] for key, ms in stored.items()} == {
+                "q1": ["q1 0", "q1 1"],
+                "q2": ["q2 0", "q2 1"],
+            }
 
     asyncio.run(scenario())
 

@@ -71,6 +71,10 @@ def scenario(m: Any, clock: FakeClock) -> list[Any]:
         {"role": "assistant", "content": "It will be sunny for your hike."},
     ]))  # fmt: skip
     out.append(m.add_message("t2", "user", "Bob here, I collect stamps", user="bob"))
+    out.append(m.add_to_threads({
+        "t3": [{"role": "user", "content": "Any tips for sourdough?", "user": "carol"}],
+        "t4": [{"role": "user", "content": "Dan here"}, {"role": "assistant", "content": "Hello Dan"}],
+    }))  # fmt: skip
     out.append(m.history("t1"))
     out.append(m.history("t1", 2, before=4))
     out.append(m.thread("t1"))
@@ -133,7 +137,7 @@ def test_the_same_scenario_through_memory_and_client(served: tuple[str, Memory, 
         exported = io.StringIO()
         assert client.export(exported) == len(list(server_mem.export_records()))
         with Client(url, agent="copy") as copy:
-            assert copy.import_(io.StringIO(exported.getvalue()))["threads"] == 2
+            assert copy.import_(io.StringIO(exported.getvalue()))["threads"] == 4
             assert [m.content for m in copy.history("t1")] == [m.content for m in client.history("t1")]
         with pytest.raises(NotFound):
             client.fact(9999)

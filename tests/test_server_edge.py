@@ -47,6 +47,18 @@ def test_bad_input_is_a_clear_4xx_and_changes_nothing(env: Env) -> None:
             ),
             422,
         ),
+        (
+            http.post(
+                f"{A}/messages/batch",
+                headers=h,
+                json={"threads": {"t": [{"role": "user", "content": "ok"}], "u": [{"role": "robot", "content": "x"}]}},
+            ),
+            422,
+        ),
+        (
+            http.post(f"{A}/messages/batch", headers=h, json={"threads": {"a b": [{"role": "user", "content": "x"}]}}),
+            422,
+        ),
         (http.get(f"{A}/facts/abc", headers=h), 422),
         (http.get(f"{A}/facts/0", headers=h), 422),
         (http.get(f"{A}/facts/99", headers=h), 404),
@@ -74,6 +86,17 @@ def test_bad_input_is_a_clear_4xx_and_changes_nothing(env: Env) -> None:
         assert response.headers["content-type"] == "application/problem+json"
         assert body["status"] == status and body["detail"] and "Traceback" not in response.text
     assert env.snapshot() == before
+
+
+def test_a_batch_for_several_threads_carries_at_most_1000_messages() -> None:
+    from pydantic import ValidationError
+
+    from memlane.server.schemas import ThreadsMessagesBody
+
+    one = {"role": "user", "content": "x"}
+    assert len(ThreadsMessagesBody(threads={"t": [one] * 500, "u": [one] * 500}).threads) == 2
+    with pytest.raises(ValidationError, match="at most 1000 messages"):
+        ThreadsMessagesBody(threads={"t": [one] * 500, "u": [one] * 501})
 
 
 def test_expired_keys_are_refused(env: Env) -> None:

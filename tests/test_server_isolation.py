@@ -55,6 +55,7 @@ def _routes(ids: dict[str, Any]) -> list[tuple[str, str, dict[str, Any], int]]:
         ("DELETE", "/threads/alice-t", {}, 404),
         ("POST", "/threads/alice-t/messages", {"json": {"role": "user", "content": "hi"}}, 404),
         ("POST", "/threads/alice-t/messages/batch", {"json": {"messages": [{"role": "user", "content": "hi"}]}}, 404),
+        ("POST", "/messages/batch", {"json": {"threads": {"alice-t": [{"role": "user", "content": "hi"}]}}}, 404),
         ("GET", "/threads/alice-t/messages", {}, 404),
         ("POST", "/threads/alice-t/context", {"json": {"query": "plan"}}, 404),
         ("POST", "/recall", {"json": {"query": "secret", "user": "alice"}}, 403),

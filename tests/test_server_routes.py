@@ -41,6 +41,10 @@ def test_threads_and_messages(env: Env) -> None:
     r = http.post(f"{A}/threads/t1/messages/batch", headers=h, json={"messages": batch})
     assert r.status_code == 201 and [m["seq"] for m in r.json()] == [2, 3, 4] and r.json()[0]["tool_calls"] == call
     assert [m["seq"] for m in http.get(f"{A}/threads/t1/messages", headers=h).json()] == [1, 2, 3, 4]
+    several = {"t2": [{"role": "user", "content": "hi", "user": "bob"}], "t3": batch[2:]}
+    r = http.post(f"{A}/messages/batch", headers=h, json={"threads": several})
+    assert r.status_code == 201 and {k: [m["seq"] for m in ms] for k, ms in r.json().items()} == {"t2": [1], "t3": [1]}
+    assert http.get(f"{A}/threads/t3/messages", headers=h).json() == r.json()["t3"]
     page = http.get(f"{A}/threads/t1/messages", headers=h, params={"limit": 2}).json()
     assert [m["seq"] for m in page] == [3, 4]
     back = http.get(f"{A}/threads/t1/messages", headers=h, params={"limit": 2, "before": 3}).json()

@@ -15,6 +15,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, event, given
 from hypothesis import settings as hsettings
@@ -270,6 +271,69 @@ def test_add_messages_with_one_bad_item_stores_nothing(mem: Memory) -> None:
         assert [t.key for t in mem.threads()] == ["t"]
 
     check_each([(repr(item), lambda item=item, i=i: check(item, i)) for item, i in BAD_ITEMS])
+
+
+def test_add_to_threads_appends_to_each_thread_and_embeds_all_texts_in_one_model_run(
+    store_url: str, clock: Any
+) -> None:
+    from memlane.embeddings import FakeEmbedder
+
+    class Recording(FakeEmbedder):
+        """The fake model, recording the texts of each run."""
+
+        def __init__(self) -> None:
+            super().__init__(cache_size=0)
+            self.runs: list[list[str]] = []
+
+        def embed_batch(self, texts: Any, kind: Any) -> Any:
+            self.runs.append(list(texts))
+            return super().embed_batch(texts, kind)
+
+    embedder = Recording()
+    settings = load_settings(embedder="none", worker="none")
+    with Memory(store_url, agent="a", settings=settings, embedder=embedder, clock=clock) as mem:
+        mem.add_message("t2", "user", "already here")
+        embedder.runs.clear()
+        stored = mem.add_to_threads(
+            {
+                "t1": [{"role": "user", "content": "sourdough starters", "user": "ann"}],
+                "t2": [{"role": "user", "content": f"hiking trail {i}"} for i in range(3)],
+                "t3": [],
+                "t4": [{"role": "assistant", "content": "the train leaves at nine", "metadata": {"k": 1}}],
+            }
+        )
+        assert list(stored) == ["t1", "t2", "t3", "t4"]
+        assert [m.seq for m in stored["t2"]] == [2, 3, 4]
+        assert mem.history("t2")[1:] == stored["t2"] and mem.history("t1") == stored["t1"]
+        assert stored["t3"] == [] and mem.history("t3") == []
+        assert stored["t4"][0].metadata == {"k": 1} and stored["t1"][0].user == "ann"
+        assert len(embedder.runs) == 1 and len(embedder.runs[0]) == 5  # one model run for the four threads
+        # Each message got its own text's vector (the rows were not shifted between threads).
+        messages = {m.id: m for key in ("t1", "t2", "t4") for m in stored[key]}
+        ids, vectors = mem.store.get_vectors("a", "message", list(messages))
+        assert sorted(ids) == sorted(messages)
+        for message_id, vector in zip(ids, vectors, strict=True):
+            (text,) = [t for t in embedder.runs[0] if t.endswith(messages[message_id].content)]
+            assert np.allclose(vector, FakeEmbedder(cache_size=0).embed([text])[0], atol=1e-6)
+
+
+def test_add_to_threads_with_one_bad_item_stores_nothing(mem: Memory) -> None:
+    mem.add_message("t1", "user", "already here")
+    before = snapshot(mem)
+    with pytest.raises(InvalidInput) as caught:
+        mem.add_to_threads(
+            {
+                "t1": [{"role": "user", "content": "fine"}],
+                "t2": [{"role": "user", "content": "fine"}, {"role": "robot", "content": "beep"}],
+            }
+        )
+    assert "'t2'" in str(caught.value) and "item 1" in str(caught.value)
+    with pytest.raises(InvalidInput):
+        mem.add_to_threads({"t1": [{"role": "user", "content": "fine"}], " ": [{"role": "user", "content": "x"}]})
+    with pytest.raises(InvalidInput):
+        mem.add_to_threads([("t1", [{"role": "user", "content": "fine"}])])  # type: ignore[arg-type]
+    assert snapshot(mem) == before
+    assert [t.key for t in mem.threads()] == ["t1"]
 
 
 # -- threads ----------------------------------------------------------------------------------------

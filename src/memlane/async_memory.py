@@ -200,6 +200,11 @@ class AsyncMemory:
     async def add_messages(self, thread: str, items: Iterable[Mapping[str, Any]]) -> list[Message]:
         return await self._run(self.sync.add_messages, thread, list(items))
 
+    async def add_to_threads(self, messages: Mapping[str, Iterable[Mapping[str, Any]]]) -> dict[str, list[Message]]:
+        # Lists made here, on the loop's thread, as add_messages does: a generator is read before the worker runs.
+        given = {key: list(items) for key, items in messages.items()} if isinstance(messages, Mapping) else messages
+        return await self._run(self.sync.add_to_threads, given)
+
     async def history(
         self, thread: str, limit: int | None = None, *, before: int | None = None, after: int | None = None
     ) -> list[Message]:

@@ -94,13 +94,22 @@ def add_message(
 
 
 def add_messages(thread: str, items: Iterable[Mapping[str, Any]]) -> Call:
-    messages = [
+    body = {"messages": _message_bodies(items)}
+    return Call("POST", f"/threads/{thread}/messages/batch", _as(list[Message]), body=body)
+
+
+def _message_bodies(items: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    return [
         _body(
             **{**item, "tool_calls": _tool_calls(item.get("tool_calls")), "metadata": _metadata(item.get("metadata"))}
         )
         for item in items
     ]
-    return Call("POST", f"/threads/{thread}/messages/batch", _as(list[Message]), body={"messages": messages})
+
+
+def add_to_threads(messages: Mapping[str, Iterable[Mapping[str, Any]]]) -> Call:
+    threads = {thread: _message_bodies(items) for thread, items in messages.items()}
+    return Call("POST", "/messages/batch", _as(dict[str, list[Message]]), body={"threads": threads})
 
 
 def history(thread: str, limit: int | None = None, *, before: int | None = None, after: int | None = None) -> Call:
@@ -334,9 +343,9 @@ def import_text(text: str, *, on_conflict: str = "error") -> Call:
 CALLS: dict[str, Callable[..., Call]] = {
     f.__name__: f
     for f in (
-        add_message, add_messages, history, thread, threads, set_thread, reset, delete_thread, end, context, recall,
-        remember, fact, fact_history, facts, update_fact, forget, forget_all, list_memories, purge_memories,
-        delete_memory, profile,
+        add_message, add_messages, add_to_threads, history, thread, threads, set_thread, reset, delete_thread, end,
+        context, recall, remember, fact, fact_history, facts, update_fact, forget, forget_all, list_memories,
+        purge_memories, delete_memory, profile,
         digest, jobs, retry_job, usage_totals, usage_by_day, budget, status,
     )
 }  # fmt: skip

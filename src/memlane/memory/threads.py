@@ -7,6 +7,8 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
+import numpy as np
+
 from ..errors import InvalidInput, NotFound, StorageError
 from ..types import Message, Thread, UserRecord
 from ..validation import (
@@ -146,8 +148,52 @@ class ThreadsMixin(MemoryBase):
             InvalidInput: an item is invalid (its index is in the message; nothing is stored).
         """
         key = check_key(thread, "thread")
-        checked = [new_message_from_item(item, i, self.settings.max_content_chars) for i, item in enumerate(items)]
-        vectors = self._embed([item_text(m) for m in checked])
+        checked = self._new_messages(items)
+        return self._append(key, checked, self._embed([item_text(m) for m in checked]))
+
+    def add_to_threads(self, messages: Mapping[str, Iterable[Mapping[str, Any]]]) -> dict[str, list[Message]]:
+        """Append messages to several threads in one call: ``{thread: [item, ...], ...}``, each item a dict as
+        for :meth:`add_messages`. Returns each thread's messages as stored, under its key, in the given order.
+
+        The texts of all threads are embedded together, so a caller holding writes for many conversations at
+        once (a bot's queue of incoming messages, an import) has the model run full batches instead of one
+        small batch per thread. Every item is checked before anything is stored; then each thread's messages
+        are stored in one transaction of their own, thread after thread.
+
+        Raises:
+            InvalidInput: ``messages`` is not a mapping, or a thread key or an item is invalid (the message
+                names the thread and the item's index; nothing is stored).
+            StorageError: a write failed; the threads before it in ``messages`` are stored, the others not.
+        """
+        if not isinstance(messages, Mapping):
+            raise InvalidInput(f"messages must map thread keys to lists of messages, not {type(messages).__name__}")
+        writes: list[tuple[str, list[NewMessage]]] = []
+        for thread, items in messages.items():
+            key = check_key(thread, "thread")
+            try:
+                writes.append((key, self._new_messages(items)))
+            except InvalidInput as exc:
+                raise InvalidInput(f"thread {key!r}: {exc}") from exc
+        vectors = self._embed([item_text(m) for _, checked in writes for m in checked])
+        stored: dict[str, list[Message]] = {}
+        start = 0
+        for key, checked in writes:
+            end = start + len(checked)
+            stored[key] = self._append(key, checked, None if vectors is None else vectors[start:end])
+            start = end
+        return stored
+
+    def _new_messages(self, items: Iterable[Mapping[str, Any]]) -> list[NewMessage]:
+        """``items`` checked (see :meth:`add_messages`).
+
+        Raises:
+            InvalidInput: an item is invalid (its index is in the message).
+        """
+        return [new_message_from_item(item, i, self.settings.max_content_chars) for i, item in enumerate(items)]
+
+    def _append(self, key: str, checked: list[NewMessage], vectors: np.ndarray | None) -> list[Message]:
+        """Store checked messages (and their vectors, if any) at the end of thread ``key``, with the jobs the
+        pipeline queues for them, in one transaction."""
         counts = [self._count(m) for m in checked]
         jobs = self.pipeline.after_messages(key, checked) if checked else []
         return self.store.add_messages(self.agent, key, checked, counts, self._now(), vectors, jobs)

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends, Path, Query, Response
 from memlane.types import Message, Thread
 
 from .auth import Scoped, scoped
-from .schemas import PROBLEMS, MessageBody, MessagesBody, OneMessageBody, ThreadBody
+from .schemas import PROBLEMS, MessageBody, MessagesBody, OneMessageBody, ThreadBody, ThreadsMessagesBody
 
 __all__ = ["router"]
 
@@ -80,6 +80,15 @@ def add_message(s: Scope, thread: ThreadKey, body: OneMessageBody) -> Message:
 def add_messages(s: Scope, thread: ThreadKey, body: MessagesBody) -> list[Message]:
     s.thread_for_user(thread)
     return s.memory.add_messages(thread, [_message_args(s, m) for m in body.messages])
+
+
+@router.post("/messages/batch", status_code=201, summary="Append messages to several threads at once")
+def add_to_threads(s: Scope, body: ThreadsMessagesBody) -> dict[str, list[Message]]:
+    for thread in body.threads:
+        s.thread_for_user(thread)
+    return s.memory.add_to_threads(
+        {thread: [_message_args(s, m) for m in messages] for thread, messages in body.threads.items()}
+    )
 
 
 @router.get("/threads/{thread}/messages", summary="The thread's messages in order, paged")

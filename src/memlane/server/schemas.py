@@ -5,9 +5,9 @@ JSON, so :class:`memlane.Client` rebuilds the very types :class:`memlane.Memory`
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from memlane.types import Fact, FactChange, Hit, Message, Summary
 
@@ -27,6 +27,7 @@ __all__ = [
     "RecallBody",
     "SectionOut",
     "ThreadBody",
+    "ThreadsMessagesBody",
     "VisibilityBody",
 ]
 
@@ -65,6 +66,23 @@ class MessagesBody(Body):
     """Several messages appended in one transaction (all or none)."""
 
     messages: list[MessageBody] = Field(min_length=1, max_length=1000)
+
+
+MAX_BATCH_MESSAGES = 1000  # most messages one batch request may carry, in all its threads together
+ThreadKeyText = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[^\s/]+$")]  # as in a route's path
+
+
+class ThreadsMessagesBody(Body):
+    """Messages for several threads at once (``Memory.add_to_threads``): their texts are embedded together,
+    each thread's messages stored all or none."""
+
+    threads: dict[ThreadKeyText, list[MessageBody]] = Field(min_length=1, max_length=MAX_BATCH_MESSAGES)
+
+    @model_validator(mode="after")
+    def _not_too_many(self) -> ThreadsMessagesBody:
+        if sum(len(messages) for messages in self.threads.values()) > MAX_BATCH_MESSAGES:
+            raise ValueError(f"at most {MAX_BATCH_MESSAGES} messages in one request")
+        return self
 
 
 class ContextBody(Body):
