@@ -118,15 +118,22 @@ def reads(location: str, queries: int) -> dict[str, Any]:
     scope = Scope()
     vectors = text_vectors(asked, "query")
     overlaps, same_top = [], []
+    evidence = evidence_texts()
+    found: dict[str, list[bool]] = {"approximate": [], "exact": []}
     for q, vec in zip(asked, vectors, strict=True):
         _exact(store, False)
         approx = {(c.kind, c.id) for c in store.vector_search(backends.AGENT, vec, scope, 10)}
-        hits_approx = [(h.kind, h.id) for h in mem.recall(q, limit=10)]
+        recalled_approx = mem.recall(q, limit=10)
         _exact(store, True)
         exact = {(c.kind, c.id) for c in store.vector_search(backends.AGENT, vec, scope, 10)}
-        hits_exact = [(h.kind, h.id) for h in mem.recall(q, limit=10)]
+        recalled_exact = mem.recall(q, limit=10)
+        hits_approx = {(h.kind, h.id) for h in recalled_approx}
+        hits_exact = {(h.kind, h.id) for h in recalled_exact}
         overlaps.append(len(approx & exact) / max(1, len(exact)))
-        same_top.append(len(set(hits_approx) & set(hits_exact)) / max(1, len(hits_exact)))
+        same_top.append(len(hits_approx & hits_exact) / max(1, len(hits_exact)))
+        if evidence.get(q):  # is a turn the question's answer is in shown in the top 10?
+            for mode, hits in (("approximate", recalled_approx), ("exact", recalled_exact)):
+                found[mode].append(any(text in h.text for h in hits for text in evidence[q]))
     _exact(store, False)
     parts.take()
     out = {
@@ -144,9 +151,32 @@ def reads(location: str, queries: int) -> dict[str, Any]:
         "vector_recall_at_10": round(float(np.mean(overlaps)), 4),
         "vector_recall_at_10_min": round(float(np.min(overlaps)), 2),
         "recall_top10_same": round(float(np.mean(same_top)), 4),
+        "evidence_in_top10": {mode: round(float(np.mean(v)), 4) for mode, v in found.items()},
+        "evidence_questions": len(found["exact"]),
     }
     mem.close()
     store.close()
+    return out
+
+
+def evidence_texts() -> dict[str, set[str]]:
+    """LoCoMo question -> the texts of the turns its answer is in (its ``evidence``), over all conversations."""
+    data = json.loads(backends.DATA.read_text(encoding="utf-8"))
+    out: dict[str, set[str]] = {}
+    for item in data:
+        conv = item["conversation"]
+        turns = {
+            t["dia_id"]: t["text"]
+            for key, value in conv.items()
+            if key.startswith("session_") and isinstance(value, list)
+            for t in value
+            if t.get("text", "").strip()
+        }
+        for qa in item["qa"]:
+            ids = str(qa.get("evidence", "")).replace("[", " ").replace("]", " ").replace("'", " ")
+            texts = {turns[i] for i in ids.replace(";", " ").replace(",", " ").split() if i in turns}
+            if texts:
+                out.setdefault(str(qa["question"]), set()).update(texts)
     return out
 
 
@@ -225,8 +255,9 @@ def run(
 def table(info: dict[str, Any]) -> str:
     lines = [
         "| backend | recall() whole agent p50 / p95 / p99 ms | CPU p50 | embed / keyword / vector p50 ms | "
-        "vector p95 ms | vector R@10 vs exact (min) | recall() top 10 same as exact | load start → end |",
-        "|---|---:|---:|---|---:|---:|---:|---|",
+        "vector p95 ms | vector R@10 vs exact (min) | recall() top 10 same as exact | evidence in top 10: "
+        "approximate / exact | load start → end |",
+        "|---|---:|---:|---|---:|---:|---:|---:|---|",
     ]
     for name in ("sqlite", "postgres"):
         if name not in info:
@@ -237,6 +268,7 @@ def table(info: dict[str, Any]) -> str:
             f"| {name} | {a['wall']['p50']:.1f} / {a['wall']['p95']:.1f} / {a['wall']['p99']:.1f} | {a['cpu_p50']:.1f}"
             f" | {a['embed_p50']:.1f} / {a['keyword_p50']:.1f} / {a['vector_p50']:.1f} | {a['vector_p95']:.1f}"
             f" | {r['vector_recall_at_10']:.3f} ({r['vector_recall_at_10_min']:.1f}) | {r['recall_top10_same']:.3f}"
+            f" | {r['evidence_in_top10']['approximate']:.3f} / {r['evidence_in_top10']['exact']:.3f}"
             f" | {r['load']['start']} → {r['load']['end']} |"
         )
     return "\n".join(lines)
