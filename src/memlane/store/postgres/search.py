@@ -51,7 +51,8 @@ class CommonTerms:
     A search over a whole agent (no user, no thread) of a store with at least :data:`LARGE_STORE` messages
     also keeps only the rarest words whose messages, estimated from the same statistics, stay within
     :data:`POSTINGS_BUDGET` (a word missing from the statistics counts as half as common as the rarest one
-    listed): every message holding a kept word is fetched and ranked, so a budget of them bounds the search,
+    listed) to choose the messages ranked — those holding one of them, still ranked by every word — so a
+    budget of them bounds the search,
     as the SQLite backend bounds its own (``CommonWords``, whose rule this is: when no word fits, the rarest
     stays if it fits four budgets, else the messages are searched by vector only).
     """
@@ -251,9 +252,14 @@ class PostgresSearch(PostgresHost):
             if agent_id is None:
                 return []
             words = self._terms.distinctive(conn, terms)
+            message_text = _tsquery_text(words)
             if scope.thread is None and scope.user is None:
-                words = self._terms.within_budget(conn, words)
-            texts = {"message": _tsquery_text(words), "fact": text, "summary": text}
+                rare = self._terms.within_budget(conn, words)
+                if not rare:
+                    message_text = ""
+                elif len(rare) < len(words):  # only messages with a rare word, ranked by every word
+                    message_text = f"({_tsquery_text(rare)}) & ({message_text})"
+            texts = {"message": message_text, "fact": text, "summary": text}
             thread_id = None
             if scope.thread is not None:
                 thread_id = self._thread_id(conn, agent_id, scope.thread)

@@ -160,12 +160,23 @@ class SQLiteSearch(SQLiteHost):
         # scope token it is given, so a narrower scope matches on the narrowest token there is: the thread's
         # (thread ids are unique across agents), else the tokens of the user's threads. The whole agent has
         # no such token: there, the words common in a large agent are left out (CommonWords).
+        rare: list[str] | None = None
         if thread_id is None and scope.user is None:
-            terms = self._common_words.distinctive(conn, agent_id, terms)
-        phrases = [agent_terms(agent_id, term) for term in terms]
-        text = " OR ".join(f'"{phrase}"' for phrase in phrases if phrase)  # tags and words hold no quotes
+            rare = self._common_words.distinctive(conn, agent_id, terms)
+            if not rare:
+                return []
+
+        def either(words: list[str]) -> str:
+            phrases = [agent_terms(agent_id, word) for word in words]
+            return " OR ".join(f'"{phrase}"' for phrase in phrases if phrase)  # tags and words hold no quotes
+
+        text = either(terms)
         if not text:
             return []
+        if rare is not None and len(rare) < len(terms):
+            # Only messages holding a rare word are ranked, by every word of the query (BM25 still counts
+            # the common ones, which tell the messages holding the rare word apart).
+            text = f"({either(rare)}) AND ({text})"
         user_filter = False
         match = ""
         if thread_id is not None:
