@@ -33,10 +33,11 @@ class CommonWords:
     and BM25 gives a word in many messages little weight anyway: an agent-wide search at 1M messages took
     ~190 ms median with all the words, most of it ranking messages that hold a common word and nothing
     else the query asks (bench/RESULTS.md, "Whole-agent recall at scale"). So a search over the whole of
-    an agent with at least :attr:`LARGE_AGENT` messages keeps the query's rarest words, rarest first, while
-    the messages holding them stay within :attr:`POSTINGS_BUDGET`: the words that decide a BM25 ranking.
-    When none fits, the rarest stays if it fits four budgets, else the messages are searched by vector only
-    (``rarest_within``). It is approximate, as the vector index of such searches is; a scope
+    an agent with at least :attr:`LARGE_AGENT` messages ranks only the messages holding one of the query's
+    rarest words, rarest first while those messages stay within :attr:`POSTINGS_BUDGET`, by every word of
+    the query (ranked by the rare words alone, the shortest messages holding one won and answers were lost).
+    When no word fits, the rarest stays if it fits four budgets, else the messages are searched by vector
+    only (``rarest_within``). It is approximate, as the vector index of such searches is; a scope
     of a user or a thread searches with every word, its scope token already limiting what is ranked. The
     PostgreSQL backend leaves out common words for its own reason (``ts_rank`` has no IDF). Counts are taken
     with the index's own tokenizer (a ``count(*)`` of the word's matches, 0.1–10 ms at 1M) and kept
