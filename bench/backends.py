@@ -372,11 +372,17 @@ def reads(location: str, threads: int, queries: int, *, sequential: bool = False
 
 
 def reads_in_child(location: str, threads: int, queries: int, timeout: float) -> dict[str, Any]:
+    return run_child(__file__, ["reads", location, str(threads), str(queries)], timeout)
+
+
+def run_child(script: str, args: list[str], timeout: float) -> dict[str, Any]:
+    """Run ``script args`` in a fresh process with a home of its own (no user settings); its last line of
+    output, as JSON."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMLANE_")}
     with tempfile.TemporaryDirectory(prefix="memlane-bench-home-") as home:
         env["MEMLANE_HOME"] = home  # no config file or settings of the user's own
         done = subprocess.run(
-            [sys.executable, __file__, "reads", location, str(threads), str(queries)],
+            [sys.executable, script, *args],
             capture_output=True,
             text=True,
             timeout=timeout,
@@ -384,7 +390,7 @@ def reads_in_child(location: str, threads: int, queries: int, timeout: float) ->
             check=False,
         )
     if done.returncode != 0:
-        raise RuntimeError(f"reads failed:\n{done.stderr[-3000:]}")
+        raise RuntimeError(f"{args[0]} failed:\n{done.stderr[-3000:]}")
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import sys
 import tempfile
@@ -161,6 +160,8 @@ def reads(location: str, queries: int) -> dict[str, Any]:
 
 def evidence_texts() -> dict[str, set[str]]:
     """LoCoMo question -> the texts of the turns its answer is in (its ``evidence``), over all conversations."""
+    from locomo import parse_evidence
+
     data = json.loads(backends.DATA.read_text(encoding="utf-8"))
     out: dict[str, set[str]] = {}
     for item in data:
@@ -173,8 +174,7 @@ def evidence_texts() -> dict[str, set[str]]:
             if t.get("text", "").strip()
         }
         for qa in item["qa"]:
-            ids = str(qa.get("evidence", "")).replace("[", " ").replace("]", " ").replace("'", " ")
-            texts = {turns[i] for i in ids.replace(";", " ").replace(",", " ").split() if i in turns}
+            texts = {turns[i] for i in parse_evidence(qa.get("evidence") or [], set(turns))}
             if texts:
                 out.setdefault(str(qa["question"]), set()).update(texts)
     return out
@@ -207,23 +207,7 @@ def _wait_for_index(store: Any) -> float | None:
 
 
 def reads_in_child(location: str, queries: int, timeout: float) -> dict[str, Any]:
-    import subprocess
-
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMLANE_")}
-    with tempfile.TemporaryDirectory(prefix="memlane-bench-home-") as home:
-        env["MEMLANE_HOME"] = home
-        done = subprocess.run(
-            [sys.executable, __file__, "reads", location, str(queries)],
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            env=env,
-            check=False,
-        )
-    if done.returncode != 0:
-        raise RuntimeError(f"reads failed:\n{done.stderr[-3000:]}")
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
+    return backends.run_child(__file__, ["reads", location, str(queries)], timeout)
 
 
 def run(
