@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 __all__ = ["KIND_CODES", "AgentVectors", "VectorCache", "member", "top_k", "top_k_scored"]
 
 KIND_CODES = {"message": 0, "fact": 1, "summary": 2}
+_COLUMNS = ("matrix", "kinds", "item_ids", "thread_ids", "created")  # the per-row arrays of AgentVectors
 _LOAD_BATCH = 4096  # rows fetched at a time on a load: the BLOBs of a large agent are not all held twice
 _STAMP_WIDTH = len("2026-01-01T00:00:00.000000+00:00")  # what _common.fmt_time writes
 
@@ -80,11 +81,8 @@ class AgentVectors:
         if rows <= len(self.kinds):
             return
         capacity = rows if self.size == 0 else max(rows, len(self.kinds) * 3 // 2)
-        self.matrix = _grow(self.matrix, capacity)
-        self.kinds = _grow(self.kinds, capacity)
-        self.item_ids = _grow(self.item_ids, capacity)
-        self.thread_ids = _grow(self.thread_ids, capacity)
-        self.created = _grow(self.created, capacity)
+        for name in _COLUMNS:
+            setattr(self, name, _grow(getattr(self, name), capacity))
 
     def append(self, rows: list[tuple[int, str, int, int | None, str, bytes]]) -> None:
         """Add rows of (id, kind, item_id, thread_id, created_at, vector blob)."""
@@ -110,7 +108,7 @@ class AgentVectors:
         """A copy with rows ``order`` first (the rows an index was built over) and ``ivf`` attached."""
         copy = AgentVectors.empty(self.dim, self.epoch, len(self.kinds))
         n = len(order)
-        for name in ("matrix", "kinds", "item_ids", "thread_ids", "created"):
+        for name in _COLUMNS:
             np.take(getattr(self, name), order, axis=0, out=getattr(copy, name)[:n])  # no temporary copy
         copy.size, copy.max_id, copy.ivf = n, self.max_id, ivf
         return copy
@@ -122,7 +120,7 @@ class AgentVectors:
             return
         self.reserve(self.size + end - start)
         n, need = self.size, self.size + end - start
-        for name in ("matrix", "kinds", "item_ids", "thread_ids", "created"):
+        for name in _COLUMNS:
             getattr(self, name)[n:need] = getattr(other, name)[start:end]
         self.size, self.max_id = need, other.max_id
 
@@ -279,6 +277,18 @@ def top_k(
             scores = all_scores[rows]
         else:
             scores = _dot(vectors.matrix[rows], query)
+    return _best(vectors, rows, scores, limit)
+
+
+def top_k_scored(
+    vectors: AgentVectors, positions: np.ndarray, scores: np.ndarray, allowed: np.ndarray, limit: int
+) -> list[tuple[int, int, float]]:
+    """As :func:`top_k`, over rows already scored: ``positions`` with their ``scores``, those ``allowed``."""
+    return _best(vectors, positions[allowed], scores[allowed], limit)
+
+
+def _best(vectors: AgentVectors, rows: np.ndarray, scores: np.ndarray, limit: int) -> list[tuple[int, int, float]]:
+    """(kind code, item id, score) of the ``limit`` best-scored ``rows``, best first (ties in row order)."""
     if len(scores) > limit:
         part = np.argpartition(-scores, limit - 1)[:limit]
         order = part[np.argsort(-scores[part], kind="stable")]
@@ -289,19 +299,6 @@ def top_k(
     return list(
         zip(vectors.kinds[picked].tolist(), vectors.item_ids[picked].tolist(), scores[order].tolist(), strict=True)
     )
-
-
-def top_k_scored(
-    vectors: AgentVectors, positions: np.ndarray, scores: np.ndarray, allowed: np.ndarray, limit: int
-) -> list[tuple[int, int, float]]:
-    """As :func:`top_k`, over rows already scored: ``positions`` with their ``scores``, those ``allowed``."""
-    positions, scores = positions[allowed], scores[allowed]
-    if len(scores) > limit:
-        part = np.argpartition(-scores, limit - 1)[:limit]
-        order = part[np.argsort(-scores[part], kind="stable")]
-    else:
-        order = np.argsort(-scores, kind="stable")
-    return [(int(vectors.kinds[positions[j]]), int(vectors.item_ids[positions[j]]), float(scores[j])) for j in order]
 
 
 def member(values: np.ndarray, wanted: Sequence[int]) -> np.ndarray:
