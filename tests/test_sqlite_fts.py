@@ -16,6 +16,7 @@ import pytest
 from memlane.store.base import Scope
 from memlane.store.sqlite import SQLiteStore
 from memlane.store.sqlite.schema import MIGRATIONS, agent_terms
+from memlane.store.sqlite.search import KeywordPlan
 from memlane.validation import NewFact, NewSummary, new_message
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -154,5 +155,24 @@ def test_whole_agent_searches_of_a_large_agent_rank_only_its_rarest_words(store:
     assert found(store, "a", query, Scope(kinds=("message",), user="ann"), 100) == sorted(plain)  # scoped: every word
     assert found(store, "a", "weather talk", limit=100) == []  # both past four budgets: vector search only
     store._common_words.POSTINGS_BUDGET = 4
-    assert found(store, "a", "weather owls", limit=100) == sorted(rare)  # 'owls' (5) past one, within four
+    # 'owls' (5 messages) is past one budget, within four: the newest 4 of its messages are ranked.
+    assert found(store, "a", "weather owls", limit=100) == sorted(rare)[1:]
     assert found(store, "b", query) == sorted(small)  # a small agent: every word
+
+
+def test_the_commonest_words_of_a_large_agent_do_not_rank_its_messages(store: SQLiteStore) -> None:
+    """A word in more than RANK_MAX_SHARE of a large agent's messages is left out of the ranking as well
+    (BM25 would count its messages on every query, for a weight near nothing)."""
+    say(store, "a", "t1", *[f"weather talk {i}" for i in range(50)])
+    say(store, "a", "t2", *[f"weather owls talk {i}" for i in range(5)])
+    say(store, "a", "t3", "owls in the weather")
+    words = store._common_words
+    words.LARGE_AGENT, words.POSTINGS_BUDGET, words.RANK_MAX_SHARE = 50, 10, 0.5
+    with store._read() as conn:
+        plan = words.distinctive(conn, store._agent_id("a"), ["weather", "owls", "talk"])
+    assert plan == KeywordPlan(choose=["owls"], rank=["owls"], over=False)  # 'weather' 56, 'talk' 55 of 56
+    words.RANK_MAX_SHARE = 1.0
+    with store._read() as conn:
+        plan = words.distinctive(conn, store._agent_id("a"), ["weather", "owls", "talk"])
+    assert plan == KeywordPlan(choose=["owls"], rank=["weather", "owls", "talk"], over=False)
+    assert found(store, "a", "weather owls talk", limit=100) == found(store, "a", "owls", limit=100)  # 6 messages

@@ -13,6 +13,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .._common import fmt_time, query_terms, rarest_within
@@ -26,6 +27,16 @@ __all__ = ["SQLiteSearch"]
 _MAX_SCOPE_TOKENS = 256
 
 
+@dataclass(frozen=True, slots=True)
+class KeywordPlan:
+    """The words of a whole-agent keyword search: ``choose`` picks the messages ranked, ``rank`` ranks them;
+    ``over`` when the messages holding the chosen words exceed the budget (then only the newest are ranked)."""
+
+    choose: list[str]
+    rank: list[str]
+    over: bool
+
+
 class CommonWords:
     """The words of a whole-agent query worth searching a large agent's messages for.
 
@@ -36,8 +47,10 @@ class CommonWords:
     an agent with at least :attr:`LARGE_AGENT` messages ranks only the messages holding one of the query's
     rarest words, rarest first while those messages stay within :attr:`POSTINGS_BUDGET`, by every word of
     the query (ranked by the rare words alone, the shortest messages holding one won and answers were lost).
-    When no word fits, the rarest stays if it fits four budgets, else the messages are searched by vector
-    only (``rarest_within``). It is approximate, as the vector index of such searches is; a scope
+    When no word fits, the rarest stays if it fits four budgets, and then only its newest
+    :attr:`POSTINGS_BUDGET` messages are ranked; past four budgets the messages are searched by vector only
+    (``rarest_within``). A word in more than :attr:`RANK_MAX_SHARE` of the agent's messages does not rank
+    either. It is approximate, as the vector index of such searches is; a scope
     of a user or a thread searches with every word, its scope token already limiting what is ranked. The
     PostgreSQL backend leaves out common words for its own reason (``ts_rank`` has no IDF). Counts are taken
     with the index's own tokenizer (a ``count(*)`` of the word's matches, 0.1–10 ms at 1M) and kept
@@ -49,6 +62,9 @@ class CommonWords:
     LARGE_AGENT = 10_000
     POSTINGS_BUDGET = 5_000
     REFRESH_SECONDS = 300.0
+    #: A word in more than this share of the agent's messages does not rank them either: BM25 weighs it
+    #: little, and counting its messages, which BM25 does on every query, cost up to ~50 ms at 1M.
+    RANK_MAX_SHARE = 0.1
     _MAX_WORDS = 50_000  # counts kept before the cache starts over
 
     def __init__(self) -> None:
@@ -56,14 +72,16 @@ class CommonWords:
         self._counts: dict[tuple[int, str], tuple[float, int]] = {}  # (agent, word) -> (when, messages)
         self._sizes: dict[int, tuple[float, int]] = {}  # agent -> (when, its messages)
 
-    def distinctive(self, conn: sqlite3.Connection, agent_id: int, terms: Sequence[str]) -> list[str]:
+    def distinctive(self, conn: sqlite3.Connection, agent_id: int, terms: Sequence[str]) -> KeywordPlan:
         size = self._cached(self._sizes, agent_id, lambda: _agent_messages(conn, agent_id))
         if size < self.LARGE_AGENT or len(terms) < 2:
-            return list(terms)
+            return KeywordPlan(list(terms), list(terms), over=False)
         counts = {
             t: self._cached(self._counts, (agent_id, t), lambda t=t: _messages_with(conn, agent_id, t)) for t in terms
         }
-        return rarest_within(terms, counts.__getitem__, self.POSTINGS_BUDGET)
+        rare = rarest_within(terms, counts.__getitem__, self.POSTINGS_BUDGET)
+        rank = [t for t in terms if t in rare or counts[t] <= self.RANK_MAX_SHARE * size]
+        return KeywordPlan(rare, rank, over=sum(counts[t] for t in rare) > self.POSTINGS_BUDGET)
 
     def _cached(self, cache: dict[Any, tuple[float, int]], key: Any, count: Any) -> int:
         now = time.monotonic()
@@ -90,6 +108,15 @@ def _messages_with(conn: sqlite3.Connection, agent_id: int, term: str) -> int:
         return 0
     match = f'{{content speaker}} : "{phrase}"'
     return int(conn.execute("SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?", (match,)).fetchone()[0])
+
+
+def _newest_floor(conn: sqlite3.Connection, match: str, budget: int) -> int | None:
+    """The rowid of the ``budget``-th newest message matching ``match`` (None when fewer match)."""
+    row = conn.execute(
+        "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?",
+        (match, budget - 1),
+    ).fetchone()
+    return None if row is None else int(row[0])
 
 
 def _scope_token(prefix: str, value: str) -> str:
@@ -161,10 +188,10 @@ class SQLiteSearch(SQLiteHost):
         # scope token it is given, so a narrower scope matches on the narrowest token there is: the thread's
         # (thread ids are unique across agents), else the tokens of the user's threads. The whole agent has
         # no such token: there, the words common in a large agent are left out (CommonWords).
-        rare: list[str] | None = None
+        plan: KeywordPlan | None = None
         if thread_id is None and scope.user is None:
-            rare = self._common_words.distinctive(conn, agent_id, terms)
-            if not rare:
+            plan = self._common_words.distinctive(conn, agent_id, terms)
+            if not plan.choose:
                 return []
 
         def either(words: list[str]) -> str:
@@ -174,10 +201,15 @@ class SQLiteSearch(SQLiteHost):
         text = either(terms)
         if not text:
             return []
-        if rare is not None and len(rare) < len(terms):
-            # Only messages holding a rare word are ranked, by every word of the query (BM25 still counts
-            # the common ones, which tell the messages holding the rare word apart).
-            text = f"({either(rare)}) AND ({text})"
+        floor = None
+        if plan is not None and plan.choose != terms:
+            # Only messages holding a rare word are ranked, by every word of the query but the commonest
+            # (BM25 counts them, and the others tell the messages holding the rare word apart).
+            text = f"({either(plan.choose)}) AND ({either(plan.rank)})"
+            if plan.over:  # the rarest word alone is in more messages than the budget: the newest are ranked
+                floor = _newest_floor(
+                    conn, f"{{content speaker}} : ({either(plan.choose)})", self._common_words.POSTINGS_BUDGET
+                )
         user_filter = False
         match = ""
         if thread_id is not None:
@@ -203,6 +235,9 @@ class SQLiteSearch(SQLiteHost):
             sql += "JOIN messages m ON m.id = f.rowid "
         sql += "WHERE messages_fts MATCH ?"
         params: list[Any] = [match]
+        if floor is not None:
+            sql += " AND f.rowid >= ?"
+            params.append(floor)
         if user_filter:
             sql += " AND m.thread_id IN (SELECT thread_id FROM thread_users WHERE agent_id = ? AND user_id = ?)"
             params += [agent_id, scope.user]
