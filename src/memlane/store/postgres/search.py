@@ -54,7 +54,8 @@ class CommonTerms:
     listed) to choose the messages ranked — those holding one of them, still ranked by every word — so a
     budget of them bounds the search,
     as the SQLite backend bounds its own (``CommonWords``, whose rule this is: when no word fits, the rarest
-    stays if it fits four budgets, else the messages are searched by vector only).
+    stays if it fits four budgets, and only its newest :data:`POSTINGS_BUDGET` messages are ranked; else
+    the messages are searched by vector only).
     """
 
     LARGE_STORE = 10_000
