@@ -154,7 +154,7 @@ def test_whole_agent_searches_of_a_large_agent_rank_only_its_rarest_words(store:
     assert found(store, "a", query, limit=100) == sorted(rare + rarer)  # 'weather' (55 messages) left out
     assert found(store, "a", query, Scope(kinds=("message",), user="ann"), 100) == sorted(plain)  # scoped: every word
     assert found(store, "a", "weather talk", limit=100) == []  # both past four budgets: vector search only
-    store._common_words.POSTINGS_BUDGET = 4
+    store._common_words.POSTINGS_BUDGET = store._common_words.NEWEST_RANKED = 4
     # 'owls' (5 messages) is past one budget, within four: the newest 4 of its messages are ranked.
     assert found(store, "a", "weather owls", limit=100) == sorted(rare)[1:]
     assert found(store, "b", query) == sorted(small)  # a small agent: every word

@@ -30,7 +30,7 @@ _MAX_SCOPE_TOKENS = 256
 @dataclass(frozen=True, slots=True)
 class KeywordPlan:
     """The words of a whole-agent keyword search: ``choose`` picks the messages ranked, ``rank`` ranks them;
-    ``over`` when the messages holding the chosen words exceed the budget (then only the newest are ranked)."""
+    ``over`` when the messages holding the chosen words are more than may be ranked (then the newest are)."""
 
     choose: list[str]
     rank: list[str]
@@ -47,8 +47,8 @@ class CommonWords:
     an agent with at least :attr:`LARGE_AGENT` messages ranks only the messages holding one of the query's
     rarest words, rarest first while those messages stay within :attr:`POSTINGS_BUDGET`, by every word of
     the query (ranked by the rare words alone, the shortest messages holding one won and answers were lost).
-    When no word fits, the rarest stays if it fits four budgets, and then only its newest
-    :attr:`POSTINGS_BUDGET` messages are ranked; past four budgets the messages are searched by vector only
+    When no word fits, the rarest stays if it fits four budgets, and only its newest
+    :attr:`NEWEST_RANKED` messages are ranked; past four budgets the messages are searched by vector only
     (``rarest_within``). A word in more than :attr:`RANK_MAX_SHARE` of the agent's messages does not rank
     either. It is approximate, as the vector index of such searches is; a scope
     of a user or a thread searches with every word, its scope token already limiting what is ranked. The
@@ -61,6 +61,10 @@ class CommonWords:
     #: ``POSTINGS_BUDGET`` messages.
     LARGE_AGENT = 10_000
     POSTINGS_BUDGET = 5_000
+    #: Most messages of a rarest word past the budget that are ranked, the newest (ranking all of a word
+    #: in 20,000 messages took up to ~50 ms at 1M; 10,000 kept 0.64 of the exact keyword top 10, against
+    #: 0.66 with all and 0.59 with 5,000: bench/RESULTS.md).
+    NEWEST_RANKED = 10_000
     REFRESH_SECONDS = 300.0
     #: A word in more than this share of the agent's messages does not rank them either: BM25 weighs it
     #: little, and counting its messages, which BM25 does on every query, cost up to ~50 ms at 1M.
@@ -81,7 +85,7 @@ class CommonWords:
         }
         rare = rarest_within(terms, counts.__getitem__, self.POSTINGS_BUDGET)
         rank = [t for t in terms if t in rare or counts[t] <= self.RANK_MAX_SHARE * size]
-        return KeywordPlan(rare, rank, over=sum(counts[t] for t in rare) > self.POSTINGS_BUDGET)
+        return KeywordPlan(rare, rank, over=sum(counts[t] for t in rare) > self.NEWEST_RANKED)
 
     def _cached(self, cache: dict[Any, tuple[float, int]], key: Any, count: Any) -> int:
         now = time.monotonic()
@@ -208,7 +212,7 @@ class SQLiteSearch(SQLiteHost):
             text = f"({either(plan.choose)}) AND ({either(plan.rank)})"
             if plan.over:  # the rarest word alone is in more messages than the budget: the newest are ranked
                 floor = _newest_floor(
-                    conn, f"{{content speaker}} : ({either(plan.choose)})", self._common_words.POSTINGS_BUDGET
+                    conn, f"{{content speaker}} : ({either(plan.choose)})", self._common_words.NEWEST_RANKED
                 )
         user_filter = False
         match = ""
