@@ -503,7 +503,7 @@ def test_a_whole_agent_search_of_a_large_store_ranks_only_its_rarest_words(store
         conn.execute("ANALYZE messages")
     store._terms.forget()
     store._terms.LARGE_STORE = 100
-    store._terms.POSTINGS_BUDGET = 10
+    store._terms.POSTINGS_BUDGET = store._terms.NEWEST_RANKED = 10
 
     def contents(scope: Scope) -> set[str]:
         hits = store.keyword_search("a", "weather owls kestrels", scope, 1000)

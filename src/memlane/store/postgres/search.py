@@ -54,12 +54,13 @@ class CommonTerms:
     listed) to choose the messages ranked — those holding one of them, still ranked by every word — so a
     budget of them bounds the search,
     as the SQLite backend bounds its own (``CommonWords``, whose rule this is: when no word fits, the rarest
-    stays if it fits four budgets, and only its newest :data:`POSTINGS_BUDGET` messages are ranked; else
+    stays if it fits four budgets, and only its newest :data:`NEWEST_RANKED` messages are ranked; else
     the messages are searched by vector only).
     """
 
     LARGE_STORE = 10_000
     POSTINGS_BUDGET = 2_000  # ~5 µs a message fetched and ranked (bench/RESULTS.md): ~10 ms
+    NEWEST_RANKED = 4_000  # most messages of a rarest word past the budget that are ranked, the newest
 
     REFRESH_SECONDS = 300.0
     KEEP_WHEN_ALL_COMMON = 2
@@ -91,7 +92,8 @@ class CommonTerms:
 
     def within_budget(self, conn: Conn, terms: Sequence[str]) -> tuple[list[str], bool]:
         """The rarest of ``terms`` whose estimated messages stay within :data:`POSTINGS_BUDGET`, and whether
-        they are estimated past it (the rarest alone, within four budgets: then its newest are ranked)."""
+        they are estimated past :data:`NEWEST_RANKED` (the rarest alone, within four budgets: then only its
+        newest are ranked)."""
         self._common_lexemes(conn)
         with self._lock:
             shares, rows = self._shares, self._rows
@@ -105,7 +107,7 @@ class CommonTerms:
             return rows * min((shares.get(lexeme, unlisted) for lexeme in lexemes[term]), default=0.0)
 
         rare = rarest_within(terms, estimate, self.POSTINGS_BUDGET)
-        return rare, sum(estimate(t) for t in rare) > self.POSTINGS_BUDGET
+        return rare, sum(estimate(t) for t in rare) > self.NEWEST_RANKED
 
     def forget(self) -> None:
         """Read the statistics again on the next search (after ANALYZE, in tests and benchmarks)."""
@@ -279,7 +281,7 @@ class PostgresSearch(PostgresHost):
                 elif len(rare) < len(words):  # only messages with a rare word, ranked by every word
                     message_text = f"({_tsquery_text(rare)}) & ({message_text})"
                     if over:
-                        newest = (_tsquery_text(rare), self._terms.POSTINGS_BUDGET)
+                        newest = (_tsquery_text(rare), self._terms.NEWEST_RANKED)
             texts = {"message": message_text, "fact": text, "summary": text}
             thread_id = None
             if scope.thread is not None:
