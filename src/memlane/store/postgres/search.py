@@ -54,13 +54,11 @@ class CommonTerms:
     listed) to choose the messages ranked — those holding one of them, still ranked by every word — so a
     budget of them bounds the search,
     as the SQLite backend bounds its own (``CommonWords``, whose rule this is: when no word fits, the rarest
-    stays if it fits four budgets, and only its newest :data:`NEWEST_RANKED` messages are ranked; else
-    the messages are searched by vector only).
+    stays if it fits four budgets, else the messages are searched by vector only).
     """
 
     LARGE_STORE = 10_000
     POSTINGS_BUDGET = 2_000  # ~5 µs a message fetched and ranked (bench/RESULTS.md): ~10 ms
-    NEWEST_RANKED = 4_000  # most messages of a rarest word past the budget that are ranked, the newest
 
     REFRESH_SECONDS = 300.0
     KEEP_WHEN_ALL_COMMON = 2
@@ -90,15 +88,13 @@ class CommonTerms:
         rarest = sorted(terms, key=share)[: self.KEEP_WHEN_ALL_COMMON]
         return [t for t in terms if t in rarest]
 
-    def within_budget(self, conn: Conn, terms: Sequence[str]) -> tuple[list[str], bool]:
-        """The rarest of ``terms`` whose estimated messages stay within :data:`POSTINGS_BUDGET`, and whether
-        they are estimated past :data:`NEWEST_RANKED` (the rarest alone, within four budgets: then only its
-        newest are ranked)."""
+    def within_budget(self, conn: Conn, terms: Sequence[str]) -> list[str]:
+        """The rarest of ``terms`` whose estimated messages stay within :data:`POSTINGS_BUDGET`."""
         self._common_lexemes(conn)
         with self._lock:
             shares, rows = self._shares, self._rows
         if rows < self.LARGE_STORE or len(terms) < 2:
-            return list(terms), False
+            return list(terms)
         lexemes = self._lexemes_of(conn, terms)
 
         unlisted = min(shares.values(), default=0.0) / 2  # below the rarest listed lexeme
@@ -106,8 +102,7 @@ class CommonTerms:
         def estimate(term: str) -> float:  # a word is as rare as its rarest lexeme
             return rows * min((shares.get(lexeme, unlisted) for lexeme in lexemes[term]), default=0.0)
 
-        rare = rarest_within(terms, estimate, self.POSTINGS_BUDGET)
-        return rare, sum(estimate(t) for t in rare) > self.NEWEST_RANKED
+        return rarest_within(terms, estimate, self.POSTINGS_BUDGET)
 
     def forget(self) -> None:
         """Read the statistics again on the next search (after ANALYZE, in tests and benchmarks)."""
@@ -160,21 +155,6 @@ class CommonTerms:
 def _tsquery_text(terms: Sequence[str]) -> str:
     """The terms OR-ed as ``to_tsquery`` input, each quoted (a term of several words is a phrase)."""
     return " | ".join("'" + term.replace("\\", "\\\\").replace("'", "''") + "'" for term in terms)
-
-
-def _newest_ranked(where: Where) -> sql.Composable:
-    """The message branch of a keyword search that ranks only the newest messages holding the rare words
-    (their count past the budget): those are taken by id, newest first, then ranked by every word.
-    Parameters: the rank weights, the rare words' tsquery text, the scope's, how many, the full tsquery
-    text, the limit."""
-    return sql.SQL(
-        "(SELECT 0 AS kind_order, 'message'::text AS kind, h.id, "
-        "ts_rank(%s::float4[], h.search, q.query, 1) AS rank "
-        "FROM (SELECT m.id, m.search FROM messages m, to_tsquery({config}::regconfig, %s) r(query) "
-        "WHERE m.search @@ r.query AND {where} ORDER BY m.id DESC LIMIT %s) h, "
-        "to_tsquery({config}::regconfig, %s) q(query) "
-        "WHERE h.search @@ q.query ORDER BY rank DESC, h.id LIMIT %s)"
-    ).format(config=sql.Literal(_FTS_CONFIG), where=where.sql())
 
 
 class PostgresSearch(PostgresHost):
@@ -273,15 +253,12 @@ class PostgresSearch(PostgresHost):
                 return []
             words = self._terms.distinctive(conn, terms)
             message_text = _tsquery_text(words)
-            newest: tuple[str, int] | None = None  # (words, how many): only the newest messages holding them
             if scope.thread is None and scope.user is None:
-                rare, over = self._terms.within_budget(conn, words)
+                rare = self._terms.within_budget(conn, words)
                 if not rare:
                     message_text = ""
                 elif len(rare) < len(words):  # only messages with a rare word, ranked by every word
                     message_text = f"({_tsquery_text(rare)}) & ({message_text})"
-                    if over:
-                        newest = (_tsquery_text(rare), self._terms.NEWEST_RANKED)
             texts = {"message": message_text, "fact": text, "summary": text}
             thread_id = None
             if scope.thread is not None:
@@ -295,10 +272,6 @@ class PostgresSearch(PostgresHost):
                     continue
                 table, alias = SEARCH_TABLES[kind]
                 where = self._scope_where(kind, agent_id, thread_id, scope)
-                if kind == "message" and newest is not None:
-                    branches.append(_newest_ranked(where))
-                    params += [_RANK_WEIGHTS, newest[0], *where.params, newest[1], texts[kind], limit]
-                    continue
                 branches.append(
                     sql.SQL(
                         "(SELECT {order} AS kind_order, {kind}::text AS kind, {alias}.id, "
