@@ -137,6 +137,14 @@ class Memlane(System):
         else:  # a batch spanning sessions (threads): one call, every text embedded together
             self._mem(conv).add_to_threads(pieces)
 
+    def search(self, conv: Conversation, question: str) -> Ranked:
+        mem = self._mem(conv)
+        hits = mem.recall(question, limit=DEPTH, now=conv.now, preset=self.config)
+        if conv.sample_id not in self.covers:
+            self.covers[conv.sample_id] = Covers(mem, conv)
+        covers = self.covers[conv.sample_id]
+        return Ranked([covers(h) for h in hits], [hit_text(h) for h in hits])
+
     def _pieces(self, conv: Conversation, turns: Sequence[Turn]) -> dict[str, list[dict[str, Any]]]:
         """The batch's turns as ``add_messages`` items per thread (a thread per session), in order."""
         if conv.sample_id not in self.session_of:  # once per conversation, not per batch: harness, not memlane
@@ -164,14 +172,6 @@ class MemlanePerThread(Memlane):
     def add(self, conv: Conversation, turns: Sequence[Turn]) -> None:
         for thread, items in self._pieces(conv, turns).items():
             self._mem(conv).add_messages(thread, items)
-
-    def search(self, conv: Conversation, question: str) -> Ranked:
-        mem = self._mem(conv)
-        hits = mem.recall(question, limit=DEPTH, now=conv.now, preset=self.config)
-        if conv.sample_id not in self.covers:
-            self.covers[conv.sample_id] = Covers(mem, conv)
-        covers = self.covers[conv.sample_id]
-        return Ranked([covers(h) for h in hits], [hit_text(h) for h in hits])
 
     def close(self) -> None:
         for mem in self.mems.values():
