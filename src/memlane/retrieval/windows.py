@@ -3,22 +3,31 @@
 A reply ("Yes, twice — in May and June!") rarely makes sense without the turn before it, and the turn
 that answers a question is often the one after the best match. Showing a small window around a hit
 costs a few tokens and often carries the answer. Pure functions: the thread's messages around each hit
-are fetched by the caller.
+are fetched by the caller; a turn is a full :class:`Message` or its :class:`MessageHead` (the seq numbers
+and token counts are all they look at).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Protocol, TypeVar
 
-from ..types import Message
-from .rerank import Found
+from .rerank import _TURNS, R
 
 __all__ = ["choose_window", "merge_windows"]
 
 
-def choose_window(
-    anchor: Message, nearby: Mapping[int, Message], before: int, after: int, max_tokens: int
-) -> tuple[Message, ...]:
+class _Turn(Protocol):
+    @property
+    def seq(self) -> int: ...
+    @property
+    def token_count(self) -> int: ...
+
+
+T = TypeVar("T", bound=_Turn)
+
+
+def choose_window(anchor: T, nearby: Mapping[int, T], before: int, after: int, max_tokens: int) -> tuple[T, ...]:
     """The anchor and up to ``before``/``after`` neighbours (``nearby`` maps the thread's seq numbers to
     messages), nearest first, the earlier before the later at equal distance; a neighbour is skipped
     when it would take the window over ``max_tokens`` (0 = no cap) — the anchor itself always stays.
@@ -35,18 +44,18 @@ def choose_window(
     return tuple(chosen[s] for s in sorted(chosen))
 
 
-def merge_windows(found: Sequence[Found], limit: int, max_tokens: int = 0) -> list[Found]:
+def merge_windows(found: Sequence[R], limit: int, max_tokens: int = 0) -> list[R]:
     """Up to ``limit`` hits in rank order. A message hit already shown inside a better hit's window is
     dropped; one whose window overlaps or touches a better hit's window of the same thread is merged into
     it (the merged hit keeps the better rank and score), unless the merged window would exceed
     ``max_tokens`` (0 = no cap): then it stays a hit of its own, without the turns already shown."""
-    out: list[Found] = []
+    out: list[R] = []
     shown: list[set[int]] = []  # per hit in out: the seq numbers it shows
     of_thread: dict[str, list[int]] = {}  # per thread: its message hits' places in out, in rank order
     for f in found:
         if len(out) >= limit:
             break
-        if not f.window or not isinstance(f.item, Message):
+        if not f.window or not isinstance(f.item, _TURNS):
             out.append(f)
             shown.append(set())
             continue
@@ -57,16 +66,16 @@ def merge_windows(found: Sequence[Found], limit: int, max_tokens: int = 0) -> li
         touched = {m.seq + d for m in f.window for d in (-1, 0, 1)}  # the window's turns and those next to it
         target = next((i for i in mine if not touched.isdisjoint(shown[i])), None)
         if target is not None:
-            merged = {m.seq: m for m in (*out[target].window, *f.window)}
+            kept = out[target]
+            merged = {m.seq: m for m in kept.window}
+            merged.update((m.seq, m) for m in f.window)
             if not max_tokens or sum(m.token_count for m in merged.values()) <= max_tokens:
-                kept = out[target]
-                window = tuple(merged[s] for s in sorted(merged))
-                out[target] = Found(kept.kind, kept.id, kept.score, kept.source, kept.item, window)
+                out[target] = kept.windowed(tuple(merged[s] for s in sorted(merged)))
                 shown[target] = set(merged)
                 continue
         shown_here = set().union(*(shown[i] for i in mine))
         window = tuple(m for m in f.window if m.seq not in shown_here)
-        out.append(Found(f.kind, f.id, f.score, f.source, f.item, window))
+        out.append(f.windowed(window))
         mine.append(len(shown))
         shown.append({m.seq for m in window})
     return out
