@@ -10,11 +10,11 @@ and token counts are all they look at).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from .rerank import _TURNS, R
 
-__all__ = ["choose_window", "merge_windows"]
+__all__ = ["WindowMerge", "choose_window", "merge_windows"]
 
 
 class _Turn(Protocol):
@@ -49,33 +49,51 @@ def merge_windows(found: Sequence[R], limit: int, max_tokens: int = 0) -> list[R
     dropped; one whose window overlaps or touches a better hit's window of the same thread is merged into
     it (the merged hit keeps the better rank and score), unless the merged window would exceed
     ``max_tokens`` (0 = no cap): then it stays a hit of its own, without the turns already shown."""
-    out: list[R] = []
-    shown: list[set[int]] = []  # per hit in out: the seq numbers it shows
-    of_thread: dict[str, list[int]] = {}  # per thread: its message hits' places in out, in rank order
+    merge = WindowMerge[R](limit, max_tokens)
     for f in found:
-        if len(out) >= limit:
+        if merge.full:
             break
+        merge.add(f)
+    return merge.out
+
+
+class WindowMerge(Generic[R]):
+    """:func:`merge_windows` one hit at a time, for a caller that builds windows only until ``limit`` hits
+    are filled (``full``); ``out`` holds the hits so far."""
+
+    def __init__(self, limit: int, max_tokens: int = 0) -> None:
+        self.limit, self.max_tokens = limit, max_tokens
+        self.out: list[R] = []
+        self.shown: list[set[int]] = []  # per hit in out: the seq numbers it shows
+        self.of_thread: dict[str, list[int]] = {}  # per thread: its message hits' places in out, in rank order
+
+    @property
+    def full(self) -> bool:
+        return len(self.out) >= self.limit
+
+    def add(self, f: R) -> None:
+        """The next hit in rank order: kept, merged into a better one or dropped."""
+        out, shown = self.out, self.shown
         if not f.window or not isinstance(f.item, _TURNS):
             out.append(f)
             shown.append(set())
-            continue
+            return
         thread, anchor = f.item.thread, f.item.seq
-        mine = of_thread.setdefault(thread, [])
+        mine = self.of_thread.setdefault(thread, [])
         if any(anchor in shown[i] for i in mine):
-            continue
+            return
         touched = {m.seq + d for m in f.window for d in (-1, 0, 1)}  # the window's turns and those next to it
         target = next((i for i in mine if not touched.isdisjoint(shown[i])), None)
         if target is not None:
             kept = out[target]
             merged = {m.seq: m for m in kept.window}
             merged.update((m.seq, m) for m in f.window)
-            if not max_tokens or sum(m.token_count for m in merged.values()) <= max_tokens:
+            if not self.max_tokens or sum(m.token_count for m in merged.values()) <= self.max_tokens:
                 out[target] = kept.windowed(tuple(merged[s] for s in sorted(merged)))
                 shown[target] = set(merged)
-                continue
+                return
         shown_here = set().union(*(shown[i] for i in mine))
         window = tuple(m for m in f.window if m.seq not in shown_here)
         out.append(f.windowed(window))
         mine.append(len(shown))
         shown.append({m.seq for m in window})
-    return out
