@@ -147,7 +147,7 @@ def boost(found: Sequence[R], weight: float, signal: Callable[[R], float]) -> li
     """
     if weight == 0 or not found:
         return list(found)
-    top = max(f.score for f in found)
+    top = max(map(_score, found))
     unit = top if top > 0 else 1.0
     scored = []
     for f in found:
@@ -236,7 +236,7 @@ def boost_neighbours(found: Sequence[R], weight: float, radius: int = 3, decay: 
     for f in found:
         if isinstance(f.item, _TURNS):
             at.setdefault(f.item.thread, {})[f.item.seq] = f.score
-    top = max(f.score for f in found) or 1.0
+    top = max(map(_score, found)) or 1.0
     factors = [(d, decay ** (d - 1)) for d in range(1, radius + 1)]
 
     def signal(f: R) -> float:
