@@ -120,3 +120,25 @@ def test_dedup_reads_the_texts_it_compares(mem: Memory) -> None:
     head = Ranked("message", 1, 1.0, "keyword", MessageHead(1, "t", 1, None, None, 3, START))
     with pytest.raises(ValueError, match="without its text"):
         _ = head.text
+
+
+def test_windows_built_a_chunk_at_a_time_still_fill_the_limit(mem: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Matching turns come in pairs (seqs 4k+2, 4k+3): the second of a pair is shown in the first's window
+    # and dropped, so filling 4 hits takes about 8 ranked items, more than the first chunk (4 + 4 // 4 + 1
+    # = 6) holds; the small talk around them is no candidate and comes from the store, chunk by chunk.
+    texts = [f"turn {i} about the garden roses" if i % 4 in (1, 2) else f"turn {i} small talk" for i in range(40)]
+    mem.add_messages("t", _items(texts))
+    calls: list[int] = []
+    real_windows = mem.store.message_windows
+
+    def message_windows(agent: str, ids: Any, **kwargs: Any) -> list[Message]:
+        calls.append(len(ids))
+        return real_windows(agent, ids, **kwargs)
+
+    monkeypatch.setattr(mem.store, "message_windows", message_windows)
+    hits = mem.recall("garden roses", limit=4)
+
+    assert len(hits) == 4
+    shown = [i for h in hits for i in h.message_ids]
+    assert len(shown) == len(set(shown)) == 12  # four windows of three turns, none shown twice
+    assert len(calls) >= 2  # a second chunk was needed
