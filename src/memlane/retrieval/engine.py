@@ -196,14 +196,18 @@ class Searcher:
         from a window."""
         heads = {t.id for r in shown for t in (r.item, *r.window) if isinstance(t, MessageHead)}
         full = {m.id: m for m in self.store.get_messages(agent, sorted(heads))} if heads else {}
+        lost = len(full) < len(heads)
         out: list[Found] = []
         for r in shown:
             item = full.get(r.item.id) if isinstance(r.item, MessageHead) else r.item
             if item is None:
                 continue
-            window = tuple(
-                turn for t in r.window if (turn := full.get(t.id) if isinstance(t, MessageHead) else t) is not None
-            )
+            if lost:
+                window = tuple(
+                    w for t in r.window if (w := full.get(t.id) if isinstance(t, MessageHead) else t) is not None
+                )
+            else:
+                window = tuple([full[t.id] if isinstance(t, MessageHead) else t for t in r.window])
             out.append(Found(r.kind, r.id, r.score, r.source, item, window))
         return out
 

@@ -109,7 +109,7 @@ class Ranked:
     def names(self) -> tuple[str, ...]:
         """As :meth:`Found.names`."""
         item = self.item
-        if isinstance(item, _TURNS):
+        if isinstance(item, MessageHead) or isinstance(item, Message):  # noqa: SIM101  # the usual case first
             name, user = item.name, item.user
             if name:
                 return (name, user) if user else (name,)

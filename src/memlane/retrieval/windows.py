@@ -79,7 +79,12 @@ class WindowMerge(Generic[R]):
             shown.append(set())
             return
         thread, anchor = f.item.thread, f.item.seq
-        mine = self.of_thread.setdefault(thread, [])
+        mine = self.of_thread.get(thread)
+        if mine is None:  # the thread's first hit: nothing to merge with or leave out
+            self.of_thread[thread] = [len(out)]
+            out.append(f)
+            shown.append({m.seq for m in f.window})
+            return
         if any(anchor in shown[i] for i in mine):
             return
         touched = {m.seq + d for m in f.window for d in (-1, 0, 1)}  # the window's turns and those next to it
@@ -92,8 +97,8 @@ class WindowMerge(Generic[R]):
                 out[target] = kept.windowed(tuple(merged[s] for s in sorted(merged)))
                 shown[target] = set(merged)
                 return
-        shown_here = set().union(*(shown[i] for i in mine))
+        shown_here = set().union(*(shown[i] for i in mine))  # without the turns the thread's better hits show
         window = tuple(m for m in f.window if m.seq not in shown_here)
-        out.append(f.windowed(window))
+        out.append(f if len(window) == len(f.window) else f.windowed(window))
         mine.append(len(shown))
         shown.append({m.seq for m in window})
