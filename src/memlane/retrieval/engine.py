@@ -31,7 +31,7 @@ from ..types import Fact, Message, MessageHead, Summary
 from . import rerank
 from .config import SearchConfig
 from .fusion import NORMALIZERS, by_kind, linear, normalize_minmax, rrf
-from .rerank import _TURNS, Found, Ranked
+from .rerank import MESSAGE_ITEMS, Found, Ranked
 from .timeparse import TimeRange, find_time_range
 from .windows import WindowMerge, choose_window
 
@@ -222,10 +222,10 @@ class Searcher:
         nearby = {
             (f.item.thread, f.item.seq): f.item
             for f in ranked
-            if isinstance(f.item, _TURNS) and (not bounded or _in_time(f.item.created_at, scope))
+            if isinstance(f.item, MESSAGE_ITEMS) and (not bounded or _in_time(f.item.created_at, scope))
         }
         merge = WindowMerge[Ranked](limit, config.window_merge_max_tokens)
-        # Windows are built a chunk of hits at a time (one store call per chunk), only until ``limit`` hits
+        # Windows are built a chunk of hits at a time (a store call per chunk at most), only until ``limit`` hits
         # are filled: merging makes that take a few more hits than ``limit`` (on LoCoMo, 31 for 25 at the
         # median), so the first chunk is a quarter larger and the next ones small.
         start, step = 0, limit + limit // 4 + 1
@@ -236,7 +236,7 @@ class Searcher:
             for f in batch:
                 if merge.full:
                     break
-                if isinstance(f.item, _TURNS):
+                if isinstance(f.item, MESSAGE_ITEMS):
                     item = f.item
                     around = {
                         s: turn
@@ -258,7 +258,9 @@ class Searcher:
     ) -> None:
         """Add to ``nearby`` the turns in the scope of the batch's windows that it misses (one store call,
         none when every window is known)."""
-        missing = [f.item for f in batch if isinstance(f.item, _TURNS) and not _covered(f.item, nearby, before, after)]
+        missing = [
+            f.item for f in batch if isinstance(f.item, MESSAGE_ITEMS) and not _covered(f.item, nearby, before, after)
+        ]
         if not missing:
             return
         have = {

@@ -35,7 +35,8 @@ __all__ = [
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 _score = attrgetter("score")
-_TURNS = (Message, MessageHead)  # what a message item is: full or its light part
+#: What a message item is: the full message or its light part.
+MESSAGE_ITEMS = (Message, MessageHead)
 
 
 @fast_init
@@ -234,14 +235,14 @@ def boost_neighbours(found: Sequence[R], weight: float, radius: int = 3, decay: 
     # Scores by thread, then seq: int probes into a small dict, no tuple built per probe.
     at: dict[str, dict[int, float]] = {}
     for f in found:
-        if isinstance(f.item, _TURNS):
+        if isinstance(f.item, MESSAGE_ITEMS):
             at.setdefault(f.item.thread, {})[f.item.seq] = f.score
     top = max(map(_score, found)) or 1.0
     factors = [(d, decay ** (d - 1)) for d in range(1, radius + 1)]
 
     def signal(f: R) -> float:
         item = f.item
-        if not isinstance(item, _TURNS):
+        if not isinstance(item, MESSAGE_ITEMS):
             return 0.0
         score_at, seq = at[item.thread].get, item.seq
         best = 0.0

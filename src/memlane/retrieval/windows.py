@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Generic, Protocol, TypeVar
 
-from .rerank import _TURNS, R
+from .rerank import MESSAGE_ITEMS, R
 
 __all__ = ["WindowMerge", "choose_window", "merge_windows"]
 
@@ -74,7 +74,7 @@ class WindowMerge(Generic[R]):
     def add(self, f: R) -> None:
         """The next hit in rank order: kept, merged into a better one or dropped."""
         out, shown = self.out, self.shown
-        if not f.window or not isinstance(f.item, _TURNS):
+        if not f.window or not isinstance(f.item, MESSAGE_ITEMS):
             out.append(f)
             shown.append(set())
             return
