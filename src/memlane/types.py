@@ -22,6 +22,7 @@ __all__ = [
     "HitGroup",
     "Job",
     "Message",
+    "MessageHead",
     "Role",
     "Summary",
     "Thread",
@@ -152,6 +153,25 @@ class Message:
         if self.name and self.role in ("user", "assistant", "system"):
             out["name"] = self.name
         return out
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class MessageHead:
+    """The light part of a stored message: its place (``thread``, ``seq``), who spoke (``user``, ``name``),
+    when, and its size in tokens — the same values as the :class:`Message` with this ``id``.
+
+    A search ranks its candidates and chooses their windows by these alone and reads the full rows only of
+    the turns it shows (a few dozen of the ~150 it ranks).
+    """
+
+    id: int
+    thread: str
+    seq: int
+    user: str | None
+    name: str | None
+    token_count: int
+    created_at: datetime
 
 
 @fast_init

@@ -106,5 +106,5 @@ def linear(
 
 
 def _ranked(scores: dict[Key, float], sources: dict[Key, list[str]]) -> list[Candidate]:
-    order = sorted(scores, key=lambda key: -scores[key])  # stable: ties keep first appearance
+    order = sorted(scores, key=scores.__getitem__, reverse=True)  # stable in reverse too: ties keep first appearance
     return [Candidate(key[0], key[1], scores[key], "+".join(sources[key])) for key in order]  # type: ignore[arg-type]

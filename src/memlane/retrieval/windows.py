@@ -3,22 +3,31 @@
 A reply ("Yes, twice — in May and June!") rarely makes sense without the turn before it, and the turn
 that answers a question is often the one after the best match. Showing a small window around a hit
 costs a few tokens and often carries the answer. Pure functions: the thread's messages around each hit
-are fetched by the caller.
+are fetched by the caller; a turn is a full :class:`Message` or its :class:`MessageHead` (the seq numbers
+and token counts are all they look at).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Generic, Protocol, TypeVar
 
-from ..types import Message
-from .rerank import Found
+from .rerank import MESSAGE_ITEMS, R
 
-__all__ = ["choose_window", "merge_windows"]
+__all__ = ["WindowMerge", "choose_window", "merge_windows"]
 
 
-def choose_window(
-    anchor: Message, nearby: Mapping[int, Message], before: int, after: int, max_tokens: int
-) -> tuple[Message, ...]:
+class _Turn(Protocol):
+    @property
+    def seq(self) -> int: ...
+    @property
+    def token_count(self) -> int: ...
+
+
+T = TypeVar("T", bound=_Turn)
+
+
+def choose_window(anchor: T, nearby: Mapping[int, T], before: int, after: int, max_tokens: int) -> tuple[T, ...]:
     """The anchor and up to ``before``/``after`` neighbours (``nearby`` maps the thread's seq numbers to
     messages), nearest first, the earlier before the later at equal distance; a neighbour is skipped
     when it would take the window over ``max_tokens`` (0 = no cap) — the anchor itself always stays.
@@ -35,38 +44,61 @@ def choose_window(
     return tuple(chosen[s] for s in sorted(chosen))
 
 
-def merge_windows(found: Sequence[Found], limit: int, max_tokens: int = 0) -> list[Found]:
+def merge_windows(found: Sequence[R], limit: int, max_tokens: int = 0) -> list[R]:
     """Up to ``limit`` hits in rank order. A message hit already shown inside a better hit's window is
     dropped; one whose window overlaps or touches a better hit's window of the same thread is merged into
     it (the merged hit keeps the better rank and score), unless the merged window would exceed
     ``max_tokens`` (0 = no cap): then it stays a hit of its own, without the turns already shown."""
-    out: list[Found] = []
-    shown: list[set[int]] = []  # per hit in out: the seq numbers it shows
-    of_thread: dict[str, list[int]] = {}  # per thread: its message hits' places in out, in rank order
+    merge = WindowMerge[R](limit, max_tokens)
     for f in found:
-        if len(out) >= limit:
+        if merge.full:
             break
-        if not f.window or not isinstance(f.item, Message):
+        merge.add(f)
+    return merge.out
+
+
+class WindowMerge(Generic[R]):
+    """:func:`merge_windows` one hit at a time, for a caller that builds windows only until ``limit`` hits
+    are filled (``full``); ``out`` holds the hits so far."""
+
+    def __init__(self, limit: int, max_tokens: int = 0) -> None:
+        self.limit, self.max_tokens = limit, max_tokens
+        self.out: list[R] = []
+        self.shown: list[set[int]] = []  # per hit in out: the seq numbers it shows
+        self.of_thread: dict[str, list[int]] = {}  # per thread: its message hits' places in out, in rank order
+
+    @property
+    def full(self) -> bool:
+        return len(self.out) >= self.limit
+
+    def add(self, f: R) -> None:
+        """The next hit in rank order: kept, merged into a better one or dropped."""
+        out, shown = self.out, self.shown
+        if not f.window or not isinstance(f.item, MESSAGE_ITEMS):
             out.append(f)
             shown.append(set())
-            continue
+            return
         thread, anchor = f.item.thread, f.item.seq
-        mine = of_thread.setdefault(thread, [])
+        mine = self.of_thread.get(thread)
+        if mine is None:  # the thread's first hit: nothing to merge with or leave out
+            self.of_thread[thread] = [len(out)]
+            out.append(f)
+            shown.append({m.seq for m in f.window})
+            return
         if any(anchor in shown[i] for i in mine):
-            continue
+            return
         touched = {m.seq + d for m in f.window for d in (-1, 0, 1)}  # the window's turns and those next to it
         target = next((i for i in mine if not touched.isdisjoint(shown[i])), None)
         if target is not None:
-            merged = {m.seq: m for m in (*out[target].window, *f.window)}
-            if not max_tokens or sum(m.token_count for m in merged.values()) <= max_tokens:
-                kept = out[target]
-                window = tuple(merged[s] for s in sorted(merged))
-                out[target] = Found(kept.kind, kept.id, kept.score, kept.source, kept.item, window)
+            kept = out[target]
+            merged = {m.seq: m for m in kept.window}
+            merged.update((m.seq, m) for m in f.window)
+            if not self.max_tokens or sum(m.token_count for m in merged.values()) <= self.max_tokens:
+                out[target] = kept.windowed(tuple(merged[s] for s in sorted(merged)))
                 shown[target] = set(merged)
-                continue
-        shown_here = set().union(*(shown[i] for i in mine))
+                return
+        shown_here = set().union(*(shown[i] for i in mine))  # without the turns the thread's better hits show
         window = tuple(m for m in f.window if m.seq not in shown_here)
-        out.append(Found(f.kind, f.id, f.score, f.source, f.item, window))
+        out.append(f if len(window) == len(f.window) else f.windowed(window))
         mine.append(len(shown))
         shown.append({m.seq for m in window})
-    return out

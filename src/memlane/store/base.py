@@ -22,6 +22,7 @@ from ..types import (
     FactChange,
     Job,
     Message,
+    MessageHead,
     Summary,
     Thread,
     UsageRecord,
@@ -243,6 +244,17 @@ class Store(ABC):
     @abstractmethod
     def get_messages(self, agent: str, ids: Sequence[int]) -> list[Message]:
         """The messages with these ids that belong to ``agent`` (missing ids are skipped), in id order."""
+
+    def message_heads(self, agent: str, ids: Sequence[int]) -> list[MessageHead]:
+        """The light part of the messages with these ids that belong to ``agent`` (missing ids are skipped),
+        in id order: what a search ranks by before it reads the turns it shows in full.
+
+        This default reads the full messages; a backend should override it with a query of those columns.
+        """
+        return [
+            MessageHead(m.id, m.thread, m.seq, m.user, m.name, m.token_count, m.created_at)
+            for m in self.get_messages(agent, ids)
+        ]
 
     def message_windows(
         self, agent: str, ids: Sequence[int], *, before: int, after: int, skip: Collection[int] = ()

@@ -18,7 +18,7 @@ from psycopg.types.json import Json
 from psycopg_pool import ConnectionPool
 
 from ...errors import StorageError
-from ...types import Fact, Message, Summary, Thread
+from ...types import Fact, Message, MessageHead, Summary, Thread
 from .._common import (
     RowCodec,
     dump_json,
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FACT_SELECT",
+    "HEAD_SELECT",
     "MESSAGE_SELECT",
     "ROWS",
     "SEARCH_TABLES",
@@ -49,6 +50,7 @@ __all__ = [
     "Where",
     "as_json",
     "fact_row",
+    "head_row",
     "message_row",
     "one_row",
     "record_time",
@@ -140,6 +142,13 @@ MESSAGE_SELECT = (
 )
 
 
+#: A message's light part (:class:`MessageHead`), read without the agents join, the text and the JSON.
+HEAD_SELECT = (
+    "SELECT m.id, t.key, m.seq, m.user_id, m.name, m.token_count, m.created_at "
+    "FROM messages m JOIN threads t ON t.id = m.thread_id"
+)
+
+
 FACT_SELECT = (
     "SELECT f.id, a.name, f.content, f.category, f.importance, f.owner, f.subject, f.visibility, "
     "f.source_thread, f.source_from_seq, f.source_to_seq, f.metadata, f.created_at, f.updated_at, "
@@ -182,6 +191,10 @@ def thread_row(row: tuple[Any, ...]) -> Thread:
 
 def message_row(r: tuple[Any, ...]) -> Message:
     return message_from_row(r, ROWS)
+
+
+def head_row(r: tuple[Any, ...]) -> MessageHead:
+    return MessageHead(r[0], r[1], r[2], r[3], r[4], r[5], utc(r[6]))
 
 
 def fact_row(r: tuple[Any, ...]) -> Fact:

@@ -15,16 +15,18 @@ import numpy as np
 from psycopg import sql
 
 from ...errors import NotFound
-from ...types import Message, Thread, UserRecord
+from ...types import Message, MessageHead, Thread, UserRecord
 from ...validation import NewJob, NewMessage
 from .._common import dump_json, known_roles
 from .common import (
+    HEAD_SELECT,
     MESSAGE_SELECT,
     THREAD_SELECT,
     Conn,
     PostgresHost,
     Where,
     as_json,
+    head_row,
     message_row,
     one_row,
     sql_limit,
@@ -230,6 +232,9 @@ class PostgresThreads(PostgresHost):
 
     def get_messages(self, agent: str, ids: Sequence[int]) -> list[Message]:
         return self._read_ids("read messages", agent, ids, MESSAGE_SELECT, "m", message_row)
+
+    def message_heads(self, agent: str, ids: Sequence[int]) -> list[MessageHead]:
+        return self._read_ids("read message heads", agent, ids, HEAD_SELECT, "m", head_row)
 
     def message_windows(
         self, agent: str, ids: Sequence[int], *, before: int, after: int, skip: Collection[int] = ()

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...types import Fact, Message, Summary
+from ...types import Fact, Message, MessageHead, Summary
 from .._common import (
     RowCodec,
     dump_json,
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 __all__ = [
     "COLUMNS",
     "FACT_COLS",
+    "HEAD_COLS",
     "MESSAGE_COLS",
     "RECORDS",
     "ROWS",
@@ -43,6 +44,7 @@ __all__ = [
     "column_value",
     "fact_row",
     "fact_where",
+    "head_row",
     "message_row",
     "metadata_where",
     "next_id",
@@ -54,6 +56,8 @@ MESSAGE_COLS = (
     "m.id, a.name, t.key, m.seq, m.role, m.content, m.user_id, m.name, m.tool_calls, m.tool_call_id, "
     "m.token_count, m.metadata, m.created_at, m.summarized"
 )
+#: A message's light part (:class:`MessageHead`), read without the agents join, the text and the JSON.
+HEAD_COLS = "m.id, t.key, m.seq, m.user_id, m.name, m.token_count, m.created_at"
 FACT_COLS = (
     "f.id, a.name, f.content, f.category, f.importance, f.owner, f.subject, f.visibility, f.source_thread, "
     "f.source_from_seq, f.source_to_seq, f.metadata, f.created_at, f.updated_at, f.last_accessed_at, "
@@ -77,6 +81,10 @@ COLUMNS = RowCodec(json=dump_json, time=unchanged)
 
 def message_row(r: tuple[Any, ...]) -> Message:
     return message_from_row(r, ROWS)
+
+
+def head_row(r: tuple[Any, ...]) -> MessageHead:
+    return MessageHead(r[0], r[1], r[2], r[3], r[4], r[5], ROWS.time(r[6]))
 
 
 def fact_row(r: tuple[Any, ...]) -> Fact:

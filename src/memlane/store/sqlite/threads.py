@@ -15,10 +15,20 @@ from typing import Any
 import numpy as np
 
 from ...errors import NotFound, StorageError
-from ...types import Message, Thread, UserRecord
+from ...types import Message, MessageHead, Thread, UserRecord
 from ...validation import NewJob, NewMessage
 from .._common import dump_json, fmt_time, known_roles, parse_time, thread_from_row
-from .common import MESSAGE_COLS, ROWS, THREAD_COLS, SQLiteHost, column_value, message_row, next_id
+from .common import (
+    HEAD_COLS,
+    MESSAGE_COLS,
+    ROWS,
+    THREAD_COLS,
+    SQLiteHost,
+    column_value,
+    head_row,
+    message_row,
+    next_id,
+)
 from .jobs import insert_jobs
 from .schema import agent_terms
 
@@ -232,6 +242,20 @@ class SQLiteThreads(SQLiteHost):
             for r in self._query(
                 f"SELECT {MESSAGE_COLS} FROM messages m JOIN threads t ON t.id = m.thread_id "  # noqa: S608
                 f"JOIN agents a ON a.id = m.agent_id WHERE +m.agent_id = ? AND m.id IN ({marks}) ORDER BY m.id",
+                (agent_id, *ids),
+            )
+        ]
+
+    def message_heads(self, agent: str, ids: Sequence[int]) -> list[MessageHead]:
+        agent_id = self._agent_id(agent)
+        if agent_id is None or not ids:
+            return []
+        marks = ",".join("?" * len(ids))
+        return [
+            head_row(r)
+            for r in self._query(
+                f"SELECT {HEAD_COLS} FROM messages m JOIN threads t ON t.id = m.thread_id "  # noqa: S608
+                f"WHERE +m.agent_id = ? AND m.id IN ({marks}) ORDER BY m.id",
                 (agent_id, *ids),
             )
         ]
