@@ -145,6 +145,11 @@ class Memlane(System):
         covers = self.covers[conv.sample_id]
         return Ranked([covers(h) for h in hits], [hit_text(h) for h in hits])
 
+    def close(self) -> None:
+        for mem in self.mems.values():
+            mem.close()
+        self.mems.clear()
+
     def _pieces(self, conv: Conversation, turns: Sequence[Turn]) -> dict[str, list[dict[str, Any]]]:
         """The batch's turns as ``add_messages`` items per thread (a thread per session), in order."""
         if conv.sample_id not in self.session_of:  # once per conversation, not per batch: harness, not memlane
@@ -172,11 +177,6 @@ class MemlanePerThread(Memlane):
     def add(self, conv: Conversation, turns: Sequence[Turn]) -> None:
         for thread, items in self._pieces(conv, turns).items():
             self._mem(conv).add_messages(thread, items)
-
-    def close(self) -> None:
-        for mem in self.mems.values():
-            mem.close()
-        self.mems.clear()
 
 
 class Chroma(System):
