@@ -39,6 +39,18 @@ _score = attrgetter("score")
 MESSAGE_ITEMS = (Message, MessageHead)
 
 
+def _names(item: Message | MessageHead | Fact | Summary) -> tuple[str, ...]:
+    """Who an item is by or about (spelled out: the speaker boost asks this of every candidate)."""
+    if isinstance(item, MessageHead) or isinstance(item, Message):  # noqa: SIM101  # the usual case first
+        name, user = item.name, item.user
+        if name:
+            return (name, user) if user else (name,)
+        return (user,) if user else ()
+    if isinstance(item, Fact):
+        return tuple(n for n in (item.owner, item.subject) if n)
+    return (item.owner,) if item.owner else ()
+
+
 @fast_init
 @dataclass(frozen=True, slots=True)
 class Found:
@@ -62,15 +74,7 @@ class Found:
 
     def names(self) -> tuple[str, ...]:
         """Who the item is by or about: a message's speaker, a fact's owner and subject, a summary's owner."""
-        item = self.item
-        if isinstance(item, Message):  # spelled out: the speaker boost asks this of every candidate
-            name, user = item.name, item.user
-            if name:
-                return (name, user) if user else (name,)
-            return (user,) if user else ()
-        if isinstance(item, Fact):
-            return tuple(n for n in (item.owner, item.subject) if n)
-        return (item.owner,) if item.owner else ()
+        return _names(self.item)
 
     def rescored(self, score: float) -> Found:
         return Found(self.kind, self.id, score, self.source, self.item, self.window)
@@ -109,15 +113,7 @@ class Ranked:
 
     def names(self) -> tuple[str, ...]:
         """As :meth:`Found.names`."""
-        item = self.item
-        if isinstance(item, MessageHead) or isinstance(item, Message):  # noqa: SIM101  # the usual case first
-            name, user = item.name, item.user
-            if name:
-                return (name, user) if user else (name,)
-            return (user,) if user else ()
-        if isinstance(item, Fact):
-            return tuple(n for n in (item.owner, item.subject) if n)
-        return (item.owner,) if item.owner else ()
+        return _names(self.item)
 
     def rescored(self, score: float) -> Ranked:
         return Ranked(self.kind, self.id, score, self.source, self.item, self.window)
