@@ -28,3 +28,42 @@ def test_hits_name_the_retrievers_that_found_them(tmp_path: Path) -> None:
         found = plain.recall("sails", user="bob", limit=10)
         assert {h.kind for h in found} == {"fact", "message"}  # one retriever over two kinds, fused by rank
         assert all(h.retrievers == ("keyword",) for h in found)
+
+
+class CountingEmbedder(FakeEmbedder):
+    """Counts the texts it is asked to embed as queries."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.queries: list[str] = []
+
+    def embed_batch(self, texts, kind):  # type: ignore[no-untyped-def]
+        if kind == "query":
+            self.queries += list(texts)
+        return super().embed_batch(texts, kind)
+
+
+def test_a_large_agents_keyword_matches_are_ranked_by_the_one_query_embedding(tmp_path: Path) -> None:
+    """A whole-agent recall of a large agent ranks the keyword matches by their vectors (the store asks for
+    the query's vector): the query is embedded once for both retrievers, and of the messages holding the
+    query's rare word the one nearest the query comes first, where BM25 (a memory without an embedder)
+    puts the shorter one first."""
+    settings = load_settings(embedder="none", worker="none")
+    embedder = CountingEmbedder()
+    query = "kestrels weather talk"
+    with Memory(tmp_path / "big.db", agent="bot", settings=settings, embedder=embedder) as mem:
+        for i in range(40):
+            mem.add_message(f"t{i % 4}", "user", f"small talk about the weather, part {i}", user=f"u{i % 3}")
+        short = mem.add_message("t5", "user", "kestrels, no idea", user="u1").id
+        near = mem.add_message("t6", "user", "kestrels hunting in the weather", user="u2").id
+        words = mem.store._common_words  # type: ignore[attr-defined]
+        words.LARGE_AGENT, words.VECTOR_POSTINGS_BUDGET = 30, 5  # 42 messages are a large agent; 'kestrels' is rare
+        embedder.queries.clear()
+        hits = mem.recall(query, limit=3)
+        assert embedder.queries == [query]  # once, shared by both retrievers
+        assert [h.id for h in mem.recall(query, limit=2, preset="keyword")] == [near, short]
+    with Memory(tmp_path / "big.db", agent="bot", settings=settings, embedder=None, check_model=False) as plain:
+        words = plain.store._common_words  # type: ignore[attr-defined]
+        words.LARGE_AGENT, words.POSTINGS_BUDGET = 30, 5
+        assert [h.id for h in plain.recall(query, limit=2)] == [short, near]  # BM25: the shorter first
+    assert hits[0].id == near

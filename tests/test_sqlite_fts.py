@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from memlane.store.base import Scope
@@ -170,9 +171,69 @@ def test_the_commonest_words_of_a_large_agent_do_not_rank_its_messages(store: SQ
     words.LARGE_AGENT, words.POSTINGS_BUDGET, words.RANK_MAX_SHARE = 50, 10, 0.5
     with store._read() as conn:
         plan = words.distinctive(conn, store._agent_id("a"), ["weather", "owls", "talk"])
-    assert plan == KeywordPlan(choose=["owls"], rank=["owls"], over=False)  # 'weather' 56, 'talk' 55 of 56
+    assert plan == KeywordPlan(choose=["owls"], rank=["owls"])  # 'weather' 56, 'talk' 55 of 56
     words.RANK_MAX_SHARE = 1.0
     with store._read() as conn:
         plan = words.distinctive(conn, store._agent_id("a"), ["weather", "owls", "talk"])
-    assert plan == KeywordPlan(choose=["owls"], rank=["weather", "owls", "talk"], over=False)
+    assert plan == KeywordPlan(choose=["owls"], rank=["weather", "owls", "talk"])
     assert found(store, "a", "weather owls talk", limit=100) == found(store, "a", "owls", limit=100)  # 6 messages
+
+
+def _unit(*values: float) -> np.ndarray:
+    v = np.asarray(values, dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+def _never() -> np.ndarray:
+    raise AssertionError("the query's vector was asked for")
+
+
+def test_a_large_agents_whole_agent_matches_are_ranked_by_their_vectors(store: SQLiteStore) -> None:
+    """Given the query's vector, a whole-agent search of a large agent ranks the messages holding the rarest
+    words by cosine to it (BM25 would read every match's size and count every word's messages); scoped
+    searches, small agents and a vector of another size keep BM25, and the vector is not even asked for."""
+    filler = [new_message("user", f"weather talk {i}", user="ann", max_chars=1000) for i in range(50)]
+    store.add_messages("a", "t1", filler, [1] * 50, T0, vectors=np.tile(_unit(0, 0, 0, 1), (50, 1)))
+    texts = ["owls", "owls at dusk", "owls hunting in the old barn", "owls nesting in the church tower at night"]
+    vectors = np.stack([_unit(0, 1, 0, 0), _unit(1, 2, 0, 0), _unit(2, 1, 0, 0), _unit(1, 0, 0, 0)])
+    owls = [
+        m.id
+        for m in store.add_messages(
+            "a", "t2", [new_message("user", t, user="bob", max_chars=1000) for t in texts], [1] * 4, T0, vectors
+        )
+    ]
+    [plain] = say(store, "a", "t3", "owls and weather, no vector", user="bob")
+    query, toward = "owls weather", _unit(1, 0, 0, 0)
+    words = store._common_words
+    words.LARGE_AGENT, words.POSTINGS_BUDGET, words.VECTOR_POSTINGS_BUDGET = 50, 10, 10
+
+    def ranked(scope: Scope = MESSAGES, vector: object = lambda: toward, agent: str = "a") -> list[int]:
+        return [c.id for c in store.keyword_search(agent, query, scope, 10, query_vector=vector)]  # type: ignore[arg-type]
+
+    bm25 = [c.id for c in store.keyword_search("a", query, MESSAGES, 10)]
+    assert bm25[0] == owls[0]  # BM25: the shortest message holding 'owls' first
+    assert ranked() == [owls[3], owls[2], owls[1], owls[0], plain]  # nearest first, no vector last
+    scores = [c.score for c in store.keyword_search("a", query, MESSAGES, 10, query_vector=lambda: toward)]
+    assert scores[:4] == pytest.approx([1.0, float(_unit(2, 1, 0, 0)[0]), float(_unit(1, 2, 0, 0)[0]), 0.0], abs=1e-6)
+    assert scores[4] == -1.0
+    assert ranked(limit_scope := Scope(kinds=("message",), user="bob"), _never) == [  # a user's scope: BM25
+        c.id for c in store.keyword_search("a", query, limit_scope, 10)
+    ]
+    assert ranked(vector=lambda: _unit(1, 0, 0)) == bm25  # a vector of another size: BM25
+    later = Scope(kinds=("message",), since=T0 + timedelta(seconds=1))
+    assert ranked(later) == []  # the time range still holds
+    small = say(store, "b", "t1", "owls", "weather owls")
+    assert sorted(ranked(vector=_never, agent="b")) == sorted(small)  # a small agent: BM25, vector not asked
+
+
+def test_word_counts_stop_at_what_the_rules_need_and_are_taken_again_when_more_is_needed(
+    store: SQLiteStore,
+) -> None:
+    say(store, "a", "t1", *[f"weather talk {i}" for i in range(55)])
+    words, agent = store._common_words, store._agent_id("a")
+    assert agent is not None
+    with store._read() as conn:
+        assert words._count(conn, agent, "weather", 11) == 11  # at least 11: counting stopped there
+        assert words._count(conn, agent, "weather", 5) == 5  # the cached "at least 11" answers a smaller cap
+        assert words._count(conn, agent, "weather", 100) == 55  # a larger cap counts again
+        assert words._count(conn, agent, "weather", 11) == 11 and words._count(conn, agent, "owls", 11) == 0

@@ -158,3 +158,38 @@ def test_writes_during_a_build_are_kept_when_the_reordered_rows_are_swapped_in(
     assert sorted(int(i) for i in entry.item_ids[3000:3005]) == sorted(late)
     for i, q in zip(late, clustered(5, seed=21), strict=True):
         assert search(store, q)[0] == ("message", i)
+
+
+def test_message_cosines_read_the_right_rows_after_a_reorder_and_after_new_rows(store: SQLiteStore) -> None:
+    """The keyword half of a whole-agent search ranks its matches by their rows in memory (looked up by
+    message id): right after the index reordered the rows, for rows appended since (looked up apart), and
+    once those are many enough for the lookup to be rebuilt; a message without a vector gives NaN."""
+    ids = add(store, "t1", clustered(3000, 1))
+    assert indexed(store)
+    query = clustered(1, 3)[0]
+
+    def cosines(wanted: np.ndarray) -> list[float]:
+        with store._read() as conn:
+            got = store._message_cosines(conn, store._agent_id("a"), wanted, query)
+        assert got is not None
+        return got.tolist()
+
+    cosines(np.asarray(ids[:1]))  # builds the lookup over the reordered rows
+    later = add(store, "t2", clustered(20, 2))
+    [bare] = say_plain(store)
+    wanted = np.asarray([*ids[::97], *later, bare, 10**9], dtype=np.int64)
+    found, stored = store.get_vectors("a", "message", wanted.tolist())
+    expected = dict(zip(found, (stored @ query).tolist(), strict=True))
+    for lookup_tail in (4096, 5):  # the 20 new rows looked up apart, then the lookup built again
+        vectors_module.AgentVectors.LOOKUP_TAIL = lookup_tail
+        try:
+            got = cosines(wanted)
+        finally:
+            vectors_module.AgentVectors.LOOKUP_TAIL = 4096
+        assert got[:-2] == pytest.approx([expected[i] for i in wanted[:-2].tolist()], abs=1e-5)
+        assert np.isnan(got[-2]) and np.isnan(got[-1])  # no vector; not a message of the agent
+
+
+def say_plain(store: SQLiteStore) -> list[int]:
+    item = new_message("user", "a message stored without a vector", user="u", max_chars=1000)
+    return [m.id for m in store.add_messages("a", "t3", [item], [1], T0)]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime, time, timedelta
+from functools import partial
 from pathlib import Path
 from typing import IO, Any
 
@@ -51,6 +52,13 @@ class AdminMixin(MemoryBase):
     def _vector_retriever(self, agent: str, query: str, scope: Scope, limit: int) -> list[Any]:
         assert self.embedder is not None
         return self.store.vector_search(agent, self.embedder.embed_query(query), scope, limit)
+
+    def _keyword_retriever(self, agent: str, query: str, scope: Scope, limit: int) -> list[Any]:
+        """The store's keyword search, able to ask for the query's vector: the embedder shares one embedding
+        of a query among the threads asking for it at once, so with the vector retriever it is made once."""
+        assert self.embedder is not None
+        vector = partial(self.embedder.embed_query, query)
+        return self.store.keyword_search(agent, query, scope, limit, query_vector=vector)
 
     def reindex(self, *, batch_size: int = 256, progress: Callable[[int, int], None] | None = None) -> int:
         """Embed every message, fact and summary (of every agent) that has no vector, first dropping all

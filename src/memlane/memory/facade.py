@@ -145,6 +145,7 @@ class Memory(ThreadsMixin, FactsMixin, RecallMixin, AdminMixin, AgentMixin, Keys
         self.pipeline = Pipeline(self)
         if self.embedder is not None:
             self.searcher.retrievers["vector"] = self._vector_retriever
+            self.searcher.retrievers["keyword"] = self._keyword_retriever
             if check_model:
                 self._check_model()
         if self.settings.auto_prune_days and self._owns_store:

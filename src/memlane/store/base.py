@@ -8,7 +8,7 @@ that agent. ``tests/test_store_contract.py`` is the contract's test suite, run o
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal, cast
@@ -32,7 +32,10 @@ from ..types import (
 )
 from ..validation import NewFact, NewJob, NewMessage, NewSummary
 
-__all__ = ["Candidate", "FactFilter", "Scope", "Store", "StoreStatus"]
+__all__ = ["Candidate", "FactFilter", "QueryVector", "Scope", "Store", "StoreStatus"]
+
+#: The query's embedding, asked for only when a keyword search needs it (see :meth:`Store.keyword_search`).
+QueryVector = Callable[[], np.ndarray]
 
 
 @dataclass(frozen=True, slots=True)
@@ -465,8 +468,15 @@ class Store(ABC):
 
     # -- search ---------------------------------------------------------------------------------
     @abstractmethod
-    def keyword_search(self, agent: str, query: str, scope: Scope, limit: int) -> list[Candidate]:
-        """Full-text search (stemmed, BM25-ranked) over messages, facts and summaries within the scope."""
+    def keyword_search(
+        self, agent: str, query: str, scope: Scope, limit: int, *, query_vector: QueryVector | None = None
+    ) -> list[Candidate]:
+        """Full-text search (stemmed, BM25-ranked) over messages, facts and summaries within the scope.
+
+        ``query_vector``, when given, returns the query's embedding (a unit float32 vector of the store's
+        dimension). A store may call it to rank matches a cheaper way where BM25 is costly: SQLite ranks the
+        messages of a whole-agent search of a large agent, those holding the query's rarest words, by their
+        vectors' cosine to it. A store may also ignore it (PostgreSQL does)."""
 
     # -- jobs ---------------------------------------------------------------------------------------
     # Jobs are enqueued with ``enqueue_jobs`` or, to share the transaction of the write that causes

@@ -14,7 +14,7 @@ from typing import Any, cast
 from psycopg import sql
 
 from .._common import query_terms, rarest_within
-from ..base import Candidate, FactFilter, Scope
+from ..base import Candidate, FactFilter, QueryVector, Scope
 from .common import SEARCH_TABLES, Conn, PostgresHost, Where, as_json
 
 __all__ = ["PostgresSearch"]
@@ -241,7 +241,9 @@ class PostgresSearch(PostgresHost):
         return where
 
     # -- search -------------------------------------------------------------------------------------
-    def keyword_search(self, agent: str, query: str, scope: Scope, limit: int) -> list[Candidate]:
+    def keyword_search(
+        self, agent: str, query: str, scope: Scope, limit: int, *, query_vector: QueryVector | None = None
+    ) -> list[Candidate]:
         terms = query_terms(query)
         if not terms or limit <= 0:
             return []

@@ -197,6 +197,9 @@ class SQLiteHost:
         def _ensure_thread(
             self, conn: sqlite3.Connection, agent_id: int, thread: str, created_at: datetime
         ) -> tuple[int, int]: ...
+        def _message_cosines(
+            self, conn: sqlite3.Connection, agent_id: int, ids: np.ndarray, query: np.ndarray
+        ) -> np.ndarray | None: ...
         def _put_vectors(
             self,
             conn: sqlite3.Connection,

@@ -218,6 +218,22 @@ class SQLiteEmbeddings(SQLiteHost):
         names = {code: name for name, code in KIND_CODES.items()}
         return [Candidate(names[k], item, score, "vector") for k, item, score in found]  # type: ignore[arg-type]
 
+    def _message_cosines(
+        self, conn: sqlite3.Connection, agent_id: int, ids: np.ndarray, query: np.ndarray
+    ) -> np.ndarray | None:
+        """Cosine of each of the agent's messages ``ids`` to ``query``, from the vectors in memory (NaN for a
+        message without a vector); None when the store holds no vectors of the query's dimension."""
+        dim_row = conn.execute("SELECT value FROM meta WHERE key = 'embedding_dim'").fetchone()
+        if dim_row is None or query.shape != (int(dim_row[0]),):
+            return None
+        vectors = self._vectors.get(conn, agent_id, int(dim_row[0]))
+        rows = vectors.message_rows(ids)
+        matrix = vectors.matrix  # the entry's arrays only grow past the rows looked up
+        scores = np.full(len(ids), np.nan, dtype=np.float32)
+        held = rows >= 0
+        scores[held] = np.einsum("ij,j->i", matrix[rows[held]], np.asarray(query, dtype=np.float32))
+        return scores
+
     def wait_for_vector_indexes(self, timeout: float | None = None) -> None:
         """Block until the approximate indexes being built in the background are ready (tests, benchmarks)."""
         self._vectors.wait_for_indexes(timeout)

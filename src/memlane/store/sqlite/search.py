@@ -16,8 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from .._common import fmt_time, query_terms, rarest_within
-from ..base import Candidate, Scope
+from ..base import Candidate, QueryVector, Scope
 from .common import SQLiteHost, metadata_where, summary_visibility
 from .schema import agent_terms
 
@@ -29,12 +31,14 @@ _MAX_SCOPE_TOKENS = 256
 
 @dataclass(frozen=True, slots=True)
 class KeywordPlan:
-    """The words of a whole-agent keyword search: ``choose`` picks the messages ranked, ``rank`` ranks them;
-    ``over`` when the messages holding the chosen words are more than may be ranked (then the newest are)."""
+    """The words of a whole-agent keyword search: ``choose`` picks the messages ranked, ``rank`` ranks them
+    (by BM25); ``newest`` when not all the messages holding the chosen words may be ranked, how many (the
+    newest) are; ``large`` when the agent is large enough for these rules (else every word does both)."""
 
     choose: list[str]
     rank: list[str]
-    over: bool
+    newest: int | None = None
+    large: bool = True
 
 
 class CommonWords:
@@ -50,11 +54,13 @@ class CommonWords:
     When no word fits, the rarest stays if it fits four budgets, and only its newest
     :attr:`NEWEST_RANKED` messages are ranked; past four budgets the messages are searched by vector only
     (``rarest_within``). A word in more than :attr:`RANK_MAX_SHARE` of the agent's messages does not rank
-    either. It is approximate, as the vector index of such searches is; a scope
-    of a user or a thread searches with every word, its scope token already limiting what is ranked. The
-    PostgreSQL backend leaves out common words for its own reason (``ts_rank`` has no IDF). Counts are taken
-    with the index's own tokenizer (a ``count(*)`` of the word's matches, 0.1–10 ms at 1M) and kept
-    :attr:`REFRESH_SECONDS`.
+    either. Given the query's vector, the chosen messages are ranked by their vectors instead of BM25, which
+    costs less a message and finds more with fewer of them: then the budgets are
+    :attr:`VECTOR_POSTINGS_BUDGET` and :attr:`VECTOR_NEWEST_RANKED`. It is approximate, as the vector index of
+    such searches is; a scope of a user or a thread searches with every word, its scope token already
+    limiting what is ranked. The PostgreSQL backend leaves out common words for its own reason (``ts_rank``
+    has no IDF). Counts are taken with the index's own tokenizer (a ``count(*)`` of the word's matches, up to
+    the most the rules need to tell apart) and kept :attr:`REFRESH_SECONDS`.
     """
 
     #: A whole-agent search of an agent with at least this many messages ranks at most about
@@ -65,6 +71,11 @@ class CommonWords:
     #: in 20,000 messages took up to ~50 ms at 1M; 10,000 kept 0.64 of the exact keyword top 10, against
     #: 0.66 with all and 0.59 with 5,000: bench/RESULTS.md).
     NEWEST_RANKED = 10_000
+    #: The same two when the messages are ranked by their vectors: at 1M, 2,000 / 4,000 found as many
+    #: answers as 5,000 / 10,000 and more than an exact BM25 search, in a third of the time
+    #: (bench/RESULTS.md, "Round 3").
+    VECTOR_POSTINGS_BUDGET = 2_000
+    VECTOR_NEWEST_RANKED = 4_000
     REFRESH_SECONDS = 300.0
     #: A word in more than this share of the agent's messages does not rank them either: BM25 weighs it
     #: little, and counting its messages, which BM25 does on every query, cost up to ~50 ms at 1M.
@@ -73,31 +84,50 @@ class CommonWords:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._counts: dict[tuple[int, str], tuple[float, int]] = {}  # (agent, word) -> (when, messages)
+        # (agent, word) -> (when, messages, cap): a count equal to its cap means "at least"
+        self._counts: dict[tuple[int, str], tuple[float, int, int]] = {}
         self._sizes: dict[int, tuple[float, int]] = {}  # agent -> (when, its messages)
 
-    def distinctive(self, conn: sqlite3.Connection, agent_id: int, terms: Sequence[str]) -> KeywordPlan:
-        size = self._cached(self._sizes, agent_id, lambda: _agent_messages(conn, agent_id))
-        if size < self.LARGE_AGENT or len(terms) < 2:
-            return KeywordPlan(list(terms), list(terms), over=False)
-        counts = {
-            t: self._cached(self._counts, (agent_id, t), lambda t=t: _messages_with(conn, agent_id, t)) for t in terms
-        }
-        rare = rarest_within(terms, counts.__getitem__, self.POSTINGS_BUDGET)
+    def distinctive(
+        self, conn: sqlite3.Connection, agent_id: int, terms: Sequence[str], *, by_vector: bool = False
+    ) -> KeywordPlan:
+        size = self._size(conn, agent_id)
+        if size < self.LARGE_AGENT:
+            return KeywordPlan(list(terms), list(terms), large=False)
+        budget, newest = self.POSTINGS_BUDGET, self.NEWEST_RANKED
+        if by_vector:
+            budget, newest = self.VECTOR_POSTINGS_BUDGET, self.VECTOR_NEWEST_RANKED
+        # A word past four budgets is never chosen, and (BM25 only) past the share never ranks: counting
+        # stops at the larger of the two, so the commonest words cost no more than that to count.
+        cap = 4 * budget + 1 if by_vector else int(max(4 * budget, self.RANK_MAX_SHARE * size)) + 1
+        counts = {t: self._count(conn, agent_id, t, cap) for t in terms}
+        rare = rarest_within(terms, counts.__getitem__, budget)
         rank = [t for t in terms if t in rare or counts[t] <= self.RANK_MAX_SHARE * size]
-        return KeywordPlan(rare, rank, over=sum(counts[t] for t in rare) > self.NEWEST_RANKED)
+        return KeywordPlan(rare, rank, newest if sum(counts[t] for t in rare) > newest else None)
 
-    def _cached(self, cache: dict[Any, tuple[float, int]], key: Any, count: Any) -> int:
+    def _size(self, conn: sqlite3.Connection, agent_id: int) -> int:
         now = time.monotonic()
         with self._lock:
-            hit = cache.get(key)
+            hit = self._sizes.get(agent_id)
         if hit is not None and now - hit[0] < self.REFRESH_SECONDS:
             return hit[1]
-        value = int(count())
+        value = _agent_messages(conn, agent_id)
         with self._lock:
-            if len(cache) >= self._MAX_WORDS:
-                cache.clear()
-            cache[key] = (now, value)
+            self._sizes[agent_id] = (now, value)
+        return value
+
+    def _count(self, conn: sqlite3.Connection, agent_id: int, term: str, cap: int) -> int:
+        """How many of the agent's messages hold ``term``, or ``cap`` if at least that many."""
+        now = time.monotonic()
+        with self._lock:
+            hit = self._counts.get((agent_id, term))
+        if hit is not None and now - hit[0] < self.REFRESH_SECONDS and (hit[1] < hit[2] or hit[2] >= cap):
+            return min(hit[1], cap)
+        value = _messages_with(conn, agent_id, term, cap)
+        with self._lock:
+            if len(self._counts) >= self._MAX_WORDS:
+                self._counts.clear()
+            self._counts[(agent_id, term)] = (now, value, cap)
         return value
 
 
@@ -106,12 +136,14 @@ def _agent_messages(conn: sqlite3.Connection, agent_id: int) -> int:
     return int(row[0])
 
 
-def _messages_with(conn: sqlite3.Connection, agent_id: int, term: str) -> int:
+def _messages_with(conn: sqlite3.Connection, agent_id: int, term: str, cap: int) -> int:
+    """The agent's messages holding ``term``, counted up to ``cap`` (FTS5 stops reading there)."""
     phrase = agent_terms(agent_id, term)
     if not phrase:
         return 0
     match = f'{{content speaker}} : "{phrase}"'
-    return int(conn.execute("SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?", (match,)).fetchone()[0])
+    sql = "SELECT count(*) FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT ?)"
+    return int(conn.execute(sql, (match, cap)).fetchone()[0])
 
 
 def _newest_floor(conn: sqlite3.Connection, match: str, budget: int) -> int | None:
@@ -162,7 +194,9 @@ def _has_facts_and_summaries(conn: sqlite3.Connection, agent_id: int, scope: Sco
 class SQLiteSearch(SQLiteHost):
     """Keyword search of the store contract."""
 
-    def keyword_search(self, agent: str, query: str, scope: Scope, limit: int) -> list[Candidate]:
+    def keyword_search(
+        self, agent: str, query: str, scope: Scope, limit: int, *, query_vector: QueryVector | None = None
+    ) -> list[Candidate]:
         agent_id = self._agent_id(agent)
         terms = query_terms(query)
         if agent_id is None or not terms or limit <= 0:
@@ -176,7 +210,7 @@ class SQLiteSearch(SQLiteHost):
                 if thread_id is None:
                     return []
             if "message" in scope.kinds:
-                results += self._search_messages(conn, agent_id, thread_id, terms, scope, limit)
+                results += self._search_messages(conn, agent_id, thread_id, terms, scope, limit, query_vector)
             facts, summaries = _has_facts_and_summaries(conn, agent_id, scope)
             if facts:
                 results += self._search_facts(conn, agent_id, text, scope, limit)
@@ -185,16 +219,25 @@ class SQLiteSearch(SQLiteHost):
         return results
 
     def _search_messages(
-        self, conn: sqlite3.Connection, agent_id: int, thread_id: int | None, terms: list[str], scope: Scope, limit: int
+        self,
+        conn: sqlite3.Connection,
+        agent_id: int,
+        thread_id: int | None,
+        terms: list[str],
+        scope: Scope,
+        limit: int,
+        query_vector: QueryVector | None = None,
     ) -> list[Candidate]:
         # Message words are indexed per agent (schema.agent_terms), so the query's terms only reach this
         # agent's postings and the agent needs no scope token of its own. FTS5 walks the whole doclist of every
         # scope token it is given, so a narrower scope matches on the narrowest token there is: the thread's
         # (thread ids are unique across agents), else the tokens of the user's threads. The whole agent has
-        # no such token: there, the words common in a large agent are left out (CommonWords).
+        # no such token: there, the words common in a large agent are left out (CommonWords), and, given the
+        # query's vector, the messages holding its rarest words are ranked by their own vectors, not by BM25
+        # (which reads each one's size and counts every query word's messages: ~10 ms at 1M).
         plan: KeywordPlan | None = None
         if thread_id is None and scope.user is None:
-            plan = self._common_words.distinctive(conn, agent_id, terms)
+            plan = self._common_words.distinctive(conn, agent_id, terms, by_vector=query_vector is not None)
             if not plan.choose:
                 return []
 
@@ -206,14 +249,16 @@ class SQLiteSearch(SQLiteHost):
         if not text:
             return []
         floor = None
-        if plan is not None and plan.choose != terms:
+        if plan is not None and plan.large and query_vector is not None:
+            text = either(plan.choose)  # the messages holding a rare word, ranked by their vectors below
+            if not text:
+                return []
+        elif plan is not None and plan.choose != terms:
             # Only messages holding a rare word are ranked, by every word of the query but the commonest
             # (BM25 counts them, and the others tell the messages holding the rare word apart).
             text = f"({either(plan.choose)}) AND ({either(plan.rank)})"
-            if plan.over:  # the rarest word alone is in more messages than the budget: the newest are ranked
-                floor = _newest_floor(
-                    conn, f"{{content speaker}} : ({either(plan.choose)})", self._common_words.NEWEST_RANKED
-                )
+        if plan is not None and plan.newest is not None:  # the rarest word alone is past the budget
+            floor = _newest_floor(conn, f"{{content speaker}} : ({either(plan.choose)})", plan.newest)
         user_filter = False
         match = ""
         if thread_id is not None:
@@ -234,7 +279,9 @@ class SQLiteSearch(SQLiteHost):
         match += f"{{content speaker}} : ({text})"
         # Join the messages table only for a filter on its columns: the lookup costs more than bm25 per row.
         joined = user_filter or scope.since is not None or scope.until is not None or bool(scope.metadata)
-        sql = "SELECT f.rowid, bm25(messages_fts, 1.0, 0.5, 0.0) AS rank FROM messages_fts f "
+        by_vector = plan is not None and plan.large and query_vector is not None
+        sql = "SELECT f.rowid" + ("" if by_vector else ", bm25(messages_fts, 1.0, 0.5, 0.0) AS rank")
+        sql += " FROM messages_fts f "
         if joined:
             sql += "JOIN messages m ON m.id = f.rowid "
         sql += "WHERE messages_fts MATCH ?"
@@ -247,9 +294,39 @@ class SQLiteSearch(SQLiteHost):
             params += [agent_id, scope.user]
         sql, params = _time_range(sql, params, "m.created_at", scope)
         sql, params = _with_metadata(sql, params, "m", scope)
+        if by_vector:
+            assert query_vector is not None
+            ranked = self._rank_by_vector(conn, agent_id, sql, params, query_vector, limit)
+            if ranked is not None:
+                return ranked
+            return self._search_messages(conn, agent_id, thread_id, terms, scope, limit)  # no vectors: BM25
         sql += " ORDER BY rank LIMIT ?"
         params.append(limit)
         return [Candidate("message", int(r[0]), -float(r[1]), "keyword") for r in conn.execute(sql, params)]
+
+    def _rank_by_vector(
+        self,
+        conn: sqlite3.Connection,
+        agent_id: int,
+        sql: str,
+        params: list[Any],
+        query_vector: QueryVector,
+        limit: int,
+    ) -> list[Candidate] | None:
+        """The ``limit`` messages of ``sql``'s matches nearest the query's vector (those without a vector
+        last, newest first), scored by cosine; None when the store holds no vectors of the query's size."""
+        ids = np.fromiter((r[0] for r in conn.execute(sql, params)), dtype=np.int64)
+        if len(ids) == 0:
+            return []
+        scores = self._message_cosines(conn, agent_id, ids, np.asarray(query_vector(), dtype=np.float32))
+        if scores is None:
+            return None
+        scores = np.nan_to_num(scores, nan=-2.0)  # below any cosine
+        order = np.lexsort((-ids, -scores))[:limit]  # best first; ties newest first
+        return [
+            Candidate("message", item, score if score > -2.0 else -1.0, "keyword")
+            for item, score in zip(ids[order].tolist(), scores[order].tolist(), strict=True)
+        ]
 
     def _search_facts(
         self, conn: sqlite3.Connection, agent_id: int, text: str, scope: Scope, limit: int

@@ -55,6 +55,11 @@ class AgentVectors:
     thread_ids: np.ndarray  # int64, -1 for none
     created: np.ndarray  # float64 POSIX seconds
     ivf: IvfIndex | None = field(default=None)  # over the first ivf.rows rows, when the agent is large
+    # (sorted message ids, their rows, rows covered): built on first use, see message_rows
+    _by_id: tuple[np.ndarray, np.ndarray, int] | None = field(default=None, repr=False)
+
+    #: Rows appended since the id lookup was built that are searched one by one before it is built again.
+    LOOKUP_TAIL = 4096
 
     @classmethod
     def empty(cls, dim: int, epoch: int, capacity: int = 0) -> AgentVectors:
@@ -103,6 +108,35 @@ class AgentVectors:
         self.created[n:need] = _timestamps(stamps)
         self.max_id = max(self.max_id, *row_ids)
         self.size = need
+
+    def message_rows(self, ids: np.ndarray) -> np.ndarray:
+        """The row of each message id in ``ids`` (-1 for a message without a vector here).
+
+        A sorted copy of the message ids is built on first use (~0.1 s at 1M rows) and kept with the entry;
+        rows appended after it are looked up apart until they are :attr:`LOOKUP_TAIL`, then it is rebuilt.
+        """
+        n = self.size
+        lookup = self._by_id
+        if lookup is None or n - lookup[2] > self.LOOKUP_TAIL:
+            rows = np.flatnonzero(self.kinds[:n] == KIND_CODES["message"])
+            order = np.argsort(self.item_ids[rows], kind="stable")
+            lookup = self._by_id = (self.item_ids[rows][order], rows[order], n)
+        sorted_ids, sorted_rows, covered = lookup
+        out = np.full(len(ids), -1, dtype=np.int64)
+        if len(sorted_ids):
+            at = np.minimum(np.searchsorted(sorted_ids, ids), len(sorted_ids) - 1)
+            hit = sorted_ids[at] == ids
+            out[hit] = sorted_rows[at[hit]]
+        if covered < n:  # rows appended since the lookup was built (a message keeps its one vector row)
+            tail = np.arange(covered, n)
+            tail = tail[self.kinds[covered:n] == KIND_CODES["message"]]
+            if len(tail):
+                where = {int(item): int(row) for item, row in zip(self.item_ids[tail], tail, strict=True)}
+                for i, item in enumerate(ids.tolist()):
+                    row = where.get(item)
+                    if row is not None:
+                        out[i] = row
+        return out
 
     def reordered(self, order: np.ndarray, ivf: IvfIndex) -> AgentVectors:
         """A copy with rows ``order`` first (the rows an index was built over) and ``ivf`` attached."""
