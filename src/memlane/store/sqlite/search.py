@@ -280,7 +280,7 @@ class SQLiteSearch(SQLiteHost):
         # Join the messages table only for a filter on its columns: the lookup costs more than bm25 per row.
         joined = user_filter or scope.since is not None or scope.until is not None or bool(scope.metadata)
         by_vector = plan is not None and plan.large and query_vector is not None
-        sql = "SELECT f.rowid" + ("" if by_vector else ", bm25(messages_fts, 1.0, 0.5, 0.0) AS rank")
+        sql = "SELECT f.rowid AS id" + ("" if by_vector else ", bm25(messages_fts, 1.0, 0.5, 0.0) AS rank")
         sql += " FROM messages_fts f "
         if joined:
             sql += "JOIN messages m ON m.id = f.rowid "
@@ -315,9 +315,11 @@ class SQLiteSearch(SQLiteHost):
     ) -> list[Candidate] | None:
         """The ``limit`` messages of ``sql``'s matches nearest the query's vector (those without a vector
         last, newest first), scored by cosine; None when the store holds no vectors of the query's size."""
-        ids = np.fromiter((r[0] for r in conn.execute(sql, params)), dtype=np.int64)
-        if len(ids) == 0:
+        # One text of all the ids: a row per match cost ~0.7 µs each in Python (4,000 at most here).
+        joined = conn.execute(f"SELECT group_concat(id) FROM ({sql})", params).fetchone()[0]  # noqa: S608
+        if not joined:
             return []
+        ids = np.array(joined.split(","), dtype=np.int64)
         scores = self._message_cosines(conn, agent_id, ids, np.asarray(query_vector(), dtype=np.float32))
         if scores is None:
             return None
