@@ -11,6 +11,7 @@ space. Queries are LoCoMo's real questions, embedded by the same model.
     .venv/bin/python bench/broad.py run [--size 1000000] [--queries 200] [--out bench/out/broad.json]
     .venv/bin/python bench/broad.py build LOCATION SIZE    # one store (SQLite path or PostgreSQL URL)
     .venv/bin/python bench/broad.py reads LOCATION QUERIES # read it in this process, print JSON
+    .venv/bin/python bench/broad.py budgets LOCATION 2000:4000 5000:10000   # keyword budgets (SQLite)
 
 ``reads`` measures, in a fresh process per backend: (1) ``recall(question, limit=10)`` without a user, wall
 and CPU, with the query embedded every time, split into embedding / keyword / vector search; (2) the vector
@@ -158,6 +159,55 @@ def reads(location: str, queries: int) -> dict[str, Any]:
     return out
 
 
+def budgets(location: str, queries: int, variants: list[tuple[int, int]]) -> list[dict[str, Any]]:
+    """The keyword half of a whole-agent search ranked by vectors (SQLite), per (postings budget, newest
+    ranked): the share of questions whose answer turn ``recall()`` shows in its top 10, and the time of
+    ``keyword_search`` alone (the query's vector given, word counts cached; two rounds, variants in turn)."""
+    from memlane import Memory, load_settings
+    from memlane.embeddings import make_embedder
+    from memlane.store import open_store
+    from memlane.store.base import Scope
+
+    _, questions = backends.locomo()
+    rng = random.Random(SEED)
+    rng.shuffle(questions)
+    asked, warm = questions[:queries], questions[queries : queries + WARMUP]
+    store = open_store(location)
+    embedder = make_embedder("minilm")
+    settings = load_settings(worker="none", embedder="minilm")
+    mem = Memory(store=store, agent=backends.AGENT, settings=settings, embedder=embedder, llm=None)
+    mem.recall(asked[0], limit=10)
+    _wait_for_index(store)
+    for q in warm + asked:  # word counts and query vectors cached: the variants differ in ranking only
+        mem.recall(q, limit=10)
+    vectors = {q: np.asarray(embedder.embed_query(q), dtype=np.float32) for q in asked}
+    evidence = evidence_texts()
+    words = store._common_words  # type: ignore[attr-defined]
+    found: dict[tuple[int, int], list[bool]] = {v: [] for v in variants}
+    spent: dict[tuple[int, int], list[float]] = {v: [] for v in variants}
+    for round_ in range(2):
+        for variant in variants:
+            words.VECTOR_POSTINGS_BUDGET, words.VECTOR_NEWEST_RANKED = variant
+            for q in asked:
+                began = time.perf_counter()
+                store.keyword_search(backends.AGENT, q, Scope(), 40, query_vector=lambda q=q: vectors[q])
+                spent[variant].append((time.perf_counter() - began) * 1000)
+                if round_ == 0 and evidence.get(q):
+                    hits = mem.recall(q, limit=10)
+                    found[variant].append(any(text in h.text for h in hits for text in evidence[q]))
+    mem.close()
+    store.close()
+    return [
+        {
+            "budget": v[0],
+            "newest": v[1],
+            "evidence_in_top10": round(float(np.mean(found[v])), 4),
+            "keyword_ms": backends.stats(spent[v]),
+        }
+        for v in variants
+    ]
+
+
 def evidence_texts() -> dict[str, set[str]]:
     """LoCoMo question -> the texts of the turns its answer is in (its ``evidence``), over all conversations."""
     from locomo import parse_evidence
@@ -274,6 +324,10 @@ def main() -> None:
     p = sub.add_parser("reads")
     p.add_argument("location")
     p.add_argument("queries", type=int)
+    p = sub.add_parser("budgets", help="keyword budgets of the vector-ranked path: answers found, time")
+    p.add_argument("location")
+    p.add_argument("variants", nargs="+", help="BUDGET:NEWEST, e.g. 2000:4000 5000:10000")
+    p.add_argument("--queries", type=int, default=200)
     p = sub.add_parser("table")
     p.add_argument("json", type=Path)
     args = parser.parse_args()
@@ -283,6 +337,12 @@ def main() -> None:
         print(json.dumps(build(args.location, args.size)))
     elif args.command == "reads":
         print(json.dumps(reads(args.location, args.queries)))
+    elif args.command == "budgets":
+        pairs = [tuple(int(x) for x in v.split(":")) for v in args.variants]
+        if any(len(p) != 2 for p in pairs):
+            parser.error("variants are BUDGET:NEWEST, e.g. 2000:4000")
+        for row in budgets(args.location, args.queries, pairs):  # type: ignore[arg-type]
+            print(json.dumps(row))
     else:
         print(table(json.loads(args.json.read_text())))
 

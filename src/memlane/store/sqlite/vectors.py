@@ -184,7 +184,7 @@ class VectorCache:
     """
 
     def __init__(
-        self, max_bytes: int = 2 * 1024**3, ann_min_rows: int | None = 100_000, ann_probes: float = 0.024
+        self, max_bytes: int = 2 * 1024**3, ann_min_rows: int | None = 100_000, ann_probes: float = 0.015
     ) -> None:
         self.max_bytes = max_bytes
         self.ann_min_rows = ann_min_rows
