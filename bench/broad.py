@@ -12,6 +12,7 @@ space. Queries are LoCoMo's real questions, embedded by the same model.
     .venv/bin/python bench/broad.py build LOCATION SIZE    # one store (SQLite path or PostgreSQL URL)
     .venv/bin/python bench/broad.py reads LOCATION QUERIES # read it in this process, print JSON
     .venv/bin/python bench/broad.py budgets LOCATION 2000:4000 5000:10000   # keyword budgets (SQLite)
+    .venv/bin/python bench/broad.py cells LOCATION 2:0.024 6:0.015 [--rows N] # index cells (SQLite)
 
 ``reads`` measures, in a fresh process per backend: (1) ``recall(question, limit=10)`` without a user, wall
 and CPU, with the query embedded every time, split into embedding / keyword / vector search; (2) the vector
@@ -208,6 +209,65 @@ def budgets(location: str, queries: int, variants: list[tuple[int, int]]) -> lis
     ]
 
 
+def cells(location: str, queries: int, variants: list[tuple[float, float]], rows: int | None) -> list[dict[str, Any]]:
+    """The SQLite approximate index with other cell counts (``factor`` sqrt(n) cells, ``share`` of them
+    probed), built over the store's agent (or ``rows`` of its rows, drawn at random): recall@10 against an
+    exact scan of the same rows, rows scanned and time of a scan, per variant (each question twice)."""
+    import math
+
+    from memlane.store import open_store
+    from memlane.store.sqlite import ivf
+
+    _, questions = backends.locomo()
+    rng = random.Random(SEED)
+    rng.shuffle(questions)
+    query_vectors = text_vectors(questions[:queries], "query")
+    store = open_store(location)
+    with store._read() as conn:  # type: ignore[attr-defined]
+        entry = store._vectors.get(conn, store._agent_id(backends.AGENT), query_vectors.shape[1])  # type: ignore[attr-defined]
+    n = entry.size
+    matrix, is_message = entry.matrix[:n], entry.kinds[:n] == 0
+    if rows:
+        pick = np.sort(np.random.default_rng(5).choice(n, rows, replace=False))
+        matrix, is_message, n = np.ascontiguousarray(matrix[pick]), is_message[pick], rows
+    exact = np.argsort(-(matrix @ query_vectors.T), axis=0)[:10].T
+    out = []
+    for factor, share in variants:
+        ivf.cells_for = lambda r, f=factor: max(16, round(f * math.sqrt(r)))  # type: ignore[assignment]
+        began = time.perf_counter()
+        order, index = ivf.build_ivf(matrix, is_message, share)
+        build_s = time.perf_counter() - began
+        reordered = matrix[order]
+        where = np.empty(n, dtype=np.int64)
+        where[order] = np.arange(n)
+        found, scanned, spent = [], [], []
+        for round_ in range(2):
+            for i, query in enumerate(query_vectors):
+                began = time.perf_counter()
+                positions, scores = index.scan(reordered, n, query)
+                top = positions[np.argpartition(-scores, 9)[:10]]
+                spent.append((time.perf_counter() - began) * 1000)
+                if round_ == 0:
+                    found.append(len(set(top.tolist()) & set(where[exact[i]].tolist())) / 10)
+                    scanned.append(len(positions))
+        out.append(
+            {
+                "rows": n,
+                "factor": factor,
+                "share": share,
+                "cells": len(index.centroids),
+                "probes": index.probes,
+                "build_s": round(build_s, 1),
+                "recall_at_10": round(float(np.mean(found)), 3),
+                "rows_scanned": int(np.median(scanned)),
+                "scan_ms": backends.stats(spent),
+            }
+        )
+        del reordered
+    store.close()
+    return out
+
+
 def evidence_texts() -> dict[str, set[str]]:
     """LoCoMo question -> the texts of the turns its answer is in (its ``evidence``), over all conversations."""
     from locomo import parse_evidence
@@ -328,6 +388,11 @@ def main() -> None:
     p.add_argument("location")
     p.add_argument("variants", nargs="+", help="BUDGET:NEWEST, e.g. 2000:4000 5000:10000")
     p.add_argument("--queries", type=int, default=200)
+    p = sub.add_parser("cells", help="SQLite index variants: recall@10 against exact, rows scanned, time")
+    p.add_argument("location")
+    p.add_argument("variants", nargs="+", help="FACTOR:SHARE, e.g. 2:0.024 6:0.015")
+    p.add_argument("--rows", type=int, help="build over this many of the agent's rows, drawn at random")
+    p.add_argument("--queries", type=int, default=200)
     p = sub.add_parser("table")
     p.add_argument("json", type=Path)
     args = parser.parse_args()
@@ -337,6 +402,12 @@ def main() -> None:
         print(json.dumps(build(args.location, args.size)))
     elif args.command == "reads":
         print(json.dumps(reads(args.location, args.queries)))
+    elif args.command == "cells":
+        specs = [tuple(float(x) for x in v.split(":")) for v in args.variants]
+        if any(len(v) != 2 for v in specs):
+            parser.error("variants are FACTOR:SHARE, e.g. 6:0.015")
+        for row in cells(args.location, args.queries, specs, args.rows):  # type: ignore[arg-type]
+            print(json.dumps(row))
     elif args.command == "budgets":
         pairs = [tuple(int(x) for x in v.split(":")) for v in args.variants]
         if any(len(p) != 2 for p in pairs):
