@@ -403,15 +403,21 @@ def main() -> None:
     elif args.command == "reads":
         print(json.dumps(reads(args.location, args.queries)))
     elif args.command == "cells":
-        specs = [tuple(float(x) for x in v.split(":")) for v in args.variants]
-        if any(len(v) != 2 for v in specs):
-            parser.error("variants are FACTOR:SHARE, e.g. 6:0.015")
+        try:
+            specs = [tuple(float(x) for x in v.split(":")) for v in args.variants]
+        except ValueError:
+            specs = []
+        if not specs or any(len(v) != 2 for v in specs):
+            parser.error("variants are FACTOR:SHARE (numbers), e.g. 6:0.015")
         for row in cells(args.location, args.queries, specs, args.rows):  # type: ignore[arg-type]
             print(json.dumps(row))
     elif args.command == "budgets":
-        pairs = [tuple(int(x) for x in v.split(":")) for v in args.variants]
-        if any(len(p) != 2 for p in pairs):
-            parser.error("variants are BUDGET:NEWEST, e.g. 2000:4000")
+        try:
+            pairs = [tuple(int(x) for x in v.split(":")) for v in args.variants]
+        except ValueError:
+            pairs = []
+        if not pairs or any(len(p) != 2 for p in pairs):
+            parser.error("variants are BUDGET:NEWEST (whole numbers), e.g. 2000:4000")
         for row in budgets(args.location, args.queries, pairs):  # type: ignore[arg-type]
             print(json.dumps(row))
     else:

@@ -222,6 +222,8 @@ def test_a_large_agents_whole_agent_matches_are_ranked_by_their_vectors(store: S
     assert ranked(vector=lambda: _unit(1, 0, 0)) == bm25  # a vector of another size: BM25
     later = Scope(kinds=("message",), since=T0 + timedelta(seconds=1))
     assert ranked(later) == []  # the time range still holds
+    say(store, "c", "t1", *[f"weather talk {i}" for i in range(50)], "owls", "owls at dusk")  # no vectors
+    assert ranked(agent="c") == [c.id for c in store.keyword_search("c", query, MESSAGES, 10)]  # so: BM25
     small = say(store, "b", "t1", "owls", "weather owls")
     assert sorted(ranked(vector=_never, agent="b")) == sorted(small)  # a small agent: BM25, vector not asked
 

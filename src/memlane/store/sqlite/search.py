@@ -314,14 +314,14 @@ class SQLiteSearch(SQLiteHost):
         limit: int,
     ) -> list[Candidate] | None:
         """The ``limit`` messages of ``sql``'s matches nearest the query's vector (those without a vector
-        last, newest first), scored by cosine; None when the store holds no vectors of the query's size."""
+        last, newest first), scored by cosine; None when none of them has a vector of the query's size."""
         # One text of all the ids: a row per match cost ~0.7 µs each in Python (4,000 at most here).
         joined = conn.execute(f"SELECT group_concat(id) FROM ({sql})", params).fetchone()[0]  # noqa: S608
         if not joined:
             return []
         ids = np.array(joined.split(","), dtype=np.int64)
         scores = self._message_cosines(conn, agent_id, ids, np.asarray(query_vector(), dtype=np.float32))
-        if scores is None:
+        if scores is None or np.isnan(scores).all():  # no vectors to rank by (e.g. an embedder added later)
             return None
         scores = np.nan_to_num(scores, nan=-2.0)  # below any cosine
         order = np.lexsort((-ids, -scores))[:limit]  # best first; ties newest first
