@@ -240,6 +240,7 @@ class SQLiteSearch(SQLiteHost):
             plan = self._common_words.distinctive(conn, agent_id, terms, by_vector=query_vector is not None)
             if not plan.choose:
                 return []
+        by_vector = plan is not None and plan.large and query_vector is not None
 
         def either(words: list[str]) -> str:
             phrases = [agent_terms(agent_id, word) for word in words]
@@ -249,7 +250,8 @@ class SQLiteSearch(SQLiteHost):
         if not text:
             return []
         floor = None
-        if plan is not None and plan.large and query_vector is not None:
+        if by_vector:
+            assert plan is not None
             text = either(plan.choose)  # the messages holding a rare word, ranked by their vectors below
             if not text:
                 return []
@@ -279,7 +281,6 @@ class SQLiteSearch(SQLiteHost):
         match += f"{{content speaker}} : ({text})"
         # Join the messages table only for a filter on its columns: the lookup costs more than bm25 per row.
         joined = user_filter or scope.since is not None or scope.until is not None or bool(scope.metadata)
-        by_vector = plan is not None and plan.large and query_vector is not None
         sql = "SELECT f.rowid AS id" + ("" if by_vector else ", bm25(messages_fts, 1.0, 0.5, 0.0) AS rank")
         sql += " FROM messages_fts f "
         if joined:
