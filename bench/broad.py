@@ -368,6 +368,17 @@ def table(info: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _pairs(parser: argparse.ArgumentParser, values: list[str], kind: Any, form: str) -> list[tuple[Any, Any]]:
+    """``A:B`` arguments as pairs of ``kind``; a usage error naming ``form`` otherwise."""
+    try:
+        pairs = [tuple(kind(x) for x in v.split(":")) for v in values]
+    except ValueError:
+        pairs = []
+    if not pairs or any(len(p) != 2 for p in pairs):
+        parser.error(f"variants are {form}")
+    return pairs  # type: ignore[return-value]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -403,22 +414,12 @@ def main() -> None:
     elif args.command == "reads":
         print(json.dumps(reads(args.location, args.queries)))
     elif args.command == "cells":
-        try:
-            specs = [tuple(float(x) for x in v.split(":")) for v in args.variants]
-        except ValueError:
-            specs = []
-        if not specs or any(len(v) != 2 for v in specs):
-            parser.error("variants are FACTOR:SHARE (numbers), e.g. 6:0.015")
-        for row in cells(args.location, args.queries, specs, args.rows):  # type: ignore[arg-type]
+        specs = _pairs(parser, args.variants, float, "FACTOR:SHARE (numbers), e.g. 6:0.015")
+        for row in cells(args.location, args.queries, specs, args.rows):
             print(json.dumps(row))
     elif args.command == "budgets":
-        try:
-            pairs = [tuple(int(x) for x in v.split(":")) for v in args.variants]
-        except ValueError:
-            pairs = []
-        if not pairs or any(len(p) != 2 for p in pairs):
-            parser.error("variants are BUDGET:NEWEST (whole numbers), e.g. 2000:4000")
-        for row in budgets(args.location, args.queries, pairs):  # type: ignore[arg-type]
+        pairs = _pairs(parser, args.variants, int, "BUDGET:NEWEST (whole numbers), e.g. 2000:4000")
+        for row in budgets(args.location, args.queries, pairs):
             print(json.dumps(row))
     else:
         print(table(json.loads(args.json.read_text())))
