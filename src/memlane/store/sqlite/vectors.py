@@ -118,25 +118,19 @@ class AgentVectors:
         n = self.size
         lookup = self._by_id
         if lookup is None or n - lookup[2] > self.LOOKUP_TAIL:
-            rows = np.flatnonzero(self.kinds[:n] == KIND_CODES["message"])
-            order = np.argsort(self.item_ids[rows], kind="stable")
-            lookup = self._by_id = (self.item_ids[rows][order], rows[order], n)
+            lookup = self._by_id = (*self._sorted_messages(0, n), n)
         sorted_ids, sorted_rows, covered = lookup
         out = np.full(len(ids), -1, dtype=np.int64)
-        if len(sorted_ids):
-            at = np.minimum(np.searchsorted(sorted_ids, ids), len(sorted_ids) - 1)
-            hit = sorted_ids[at] == ids
-            out[hit] = sorted_rows[at[hit]]
+        _find(sorted_ids, sorted_rows, ids, out)
         if covered < n:  # rows appended since the lookup was built (a message keeps its one vector row)
-            tail = np.arange(covered, n)
-            tail = tail[self.kinds[covered:n] == KIND_CODES["message"]]
-            if len(tail):
-                where = {int(item): int(row) for item, row in zip(self.item_ids[tail], tail, strict=True)}
-                for i, item in enumerate(ids.tolist()):
-                    row = where.get(item)
-                    if row is not None:
-                        out[i] = row
+            _find(*self._sorted_messages(covered, n), ids, out)
         return out
+
+    def _sorted_messages(self, start: int, end: int) -> tuple[np.ndarray, np.ndarray]:
+        """(message ids, their rows) of rows ``start:end``, by id."""
+        rows = start + np.flatnonzero(self.kinds[start:end] == KIND_CODES["message"])
+        order = np.argsort(self.item_ids[rows], kind="stable")
+        return self.item_ids[rows][order], rows[order]
 
     def reordered(self, order: np.ndarray, ivf: IvfIndex) -> AgentVectors:
         """A copy with rows ``order`` first (the rows an index was built over) and ``ivf`` attached."""
@@ -157,6 +151,15 @@ class AgentVectors:
         for name in _COLUMNS:
             getattr(self, name)[n:need] = getattr(other, name)[start:end]
         self.size, self.max_id = need, other.max_id
+
+
+def _find(sorted_ids: np.ndarray, sorted_rows: np.ndarray, ids: np.ndarray, out: np.ndarray) -> None:
+    """Set ``out[i]`` to the row of ``ids[i]`` where ``sorted_ids`` holds it."""
+    if len(sorted_ids) == 0:
+        return
+    at = np.minimum(np.searchsorted(sorted_ids, ids), len(sorted_ids) - 1)
+    hit = sorted_ids[at] == ids
+    out[hit] = sorted_rows[at[hit]]
 
 
 def _timestamps(stamps: tuple[str, ...]) -> np.ndarray:
