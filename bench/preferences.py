@@ -15,7 +15,7 @@ does: the first speaker of the distractor stretch is the user too (about half th
 turns, the preference one of them) and the question is asked with ``recall(question, limit=10, user=...)``.
 
     PYTHONPATH=src:bench .venv/bin/python bench/preferences.py [--distractors 60] [--seeds 3]
-        [--preset default] [--set field=value ...] [--asker]
+        [--preset default] [--set field=value ...] [--asker] [--cases tuned]
 """
 
 from __future__ import annotations
@@ -55,6 +55,23 @@ CASES: tuple[tuple[str, str], ...] = (
     ("I go bouldering at the climbing gym twice a week now.", "Suggest some fun activities for the weekend."),
     ("We're saving for a house, so I'm cutting down on eating out.", "Where should we go for dinner on Friday?"),
     ("I sleep terribly when it's hot, so I bring a fan everywhere.", "What should I pack for the summer cabin trip?"),
+)  # fmt: skip
+
+#: Written after ``keyword_coverage`` was chosen on ``CASES`` (bench/RESULTS.md), to check it on cases it was
+#: not tuned on: ``--cases held-out``.
+HELD_OUT: tuple[tuple[str, str], ...] = (
+    ("I'm lactose intolerant, so no milk for me.", "What dessert should I make for the potluck?"),
+    ("My back has been killing me since I started working from home.", "Any advice for setting up my new office?"),
+    ("I'm training for a half marathon in April.", "What should I eat before my long run on Sunday?"),
+    ("I only drink decaf these days.", "Can you pick up something for me at Starbucks?"),
+    ("Our toddler naps from one to three every day.", "When should we schedule the plumber's visit?"),
+    ("I'm vegetarian, but I still eat fish sometimes.", "What should I order at the sushi place?"),
+    ("My husband is gluten-free, which makes takeout tricky.", "What should we cook for our anniversary?"),
+    ("I've gotten into birdwatching, I just bought binoculars.", "What should I bring on the hike tomorrow?"),
+    ("I'm afraid of heights, glass floors terrify me.", "Should we visit the CN Tower in Toronto?"),
+    ("I've been knitting a lot, mostly scarves for friends.", "What gift should I give my sister for Christmas?"),
+    ("I play in a five-a-side football league on Tuesdays.", "Can you book my dentist appointment early next week?"),
+    ("Spicy food gives me heartburn, unfortunately.", "Which Thai dishes should we order tonight?"),
 )  # fmt: skip
 
 USER = "sam"
@@ -128,26 +145,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seeds", type=int, default=3, help="placements and distractor draws per case")
     parser.add_argument("--preset", default="default")
     parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", help="override a preset field")
+    parser.add_argument(
+        "--cases", choices=("tuned", "held-out", "all"), default="tuned",
+        help="the cases the default was tuned on, those written after (held-out), or both",
+    )  # fmt: skip
     parser.add_argument("--asker", action="store_true", help="half the turns are the user's; recall(user=the user)")
     args = parser.parse_args(argv)
     config = build_config(args.preset, args.set)
     embedder = minilm()
     pool = distractor_pool(args.data)
+    cases = {"tuned": CASES, "held-out": HELD_OUT, "all": CASES + HELD_OUT}[args.cases]
     outcomes: list[tuple[int, Outcome]] = []
     for seed in range(args.seeds):
         rng = random.Random(1000 + seed)
-        for n, case in enumerate(CASES):
+        for n, case in enumerate(cases):
             start = rng.randrange(len(pool) - args.distractors)
             turns = pool[start : start + args.distractors]
             outcomes.append((n, run_case(embedder, config, case, turns, seed, args.asker)))
     mine, dense = scores([o.memlane for _, o in outcomes]), scores([o.dense for _, o in outcomes])
-    print(f"{len(CASES)} cases x {args.seeds} seeds, {args.distractors} distractor turns each; preset {config.name}"
+    print(f"{len(cases)} {args.cases} cases x {args.seeds} seeds, {args.distractors} distractor turns each; preset {config.name}"
           f"{' ' + ' '.join(args.set) if args.set else ''}{'; the asker known' if args.asker else ''}")  # fmt: skip
     print("| system | " + " | ".join(mine) + " |")
     print("|---|" + "---:|" * len(mine))
     print("| memlane recall() | " + " | ".join(f"{v:.3f}" for v in mine.values()) + " |")
     print("| dense cosine | " + " | ".join(f"{v:.3f}" for v in dense.values()) + " |")
-    missed = sorted({CASES[n][1] for n, o in outcomes if o.memlane is None and o.dense is not None})
+    missed = sorted({cases[n][1] for n, o in outcomes if o.memlane is None and o.dense is not None})
     if missed:
         print("found by dense search but not by memlane (any seed): " + "; ".join(missed))
     return 0

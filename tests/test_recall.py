@@ -363,6 +363,40 @@ def test_linear_fusion_normalises_each_list_per_kind_and_weighs_the_lists() -> N
     assert fused[0].source == "keyword"
 
 
+def test_a_keyword_list_that_holds_little_of_the_query_weighs_less() -> None:
+    from memlane.retrieval import linear
+    from memlane.store.base import Candidate
+
+    def fuse(held: float | None, coverage: float = 0.5) -> dict[int, float]:
+        keyword = [Candidate("message", 1, 3.0, coverage=held), Candidate("message", 2, 1.0, coverage=held)]
+        vector = [Candidate("message", 3, 0.9), Candidate("message", 1, 0.2)]
+        lists = {"keyword": keyword, "vector": vector}
+        fused = linear(lists, weights={"keyword": 1.0, "vector": 0.5}, coverage=coverage)
+        return {c.id: round(c.score, 6) for c in fused}
+
+    # The best keyword match holds a fifth of the query: the list keeps (0.2 / 0.5)^2 of its weight, and
+    # the vector retriever's best (0.5) now outranks it.
+    assert fuse(0.2) == {1: 0.16, 3: 0.5, 2: 0.0}
+    # Holding at least the threshold, without a coverage, or with the rule off: the plain fusion.
+    plain = {1: 1.0, 3: 0.5, 2: 0.0}
+    assert fuse(0.5) == fuse(0.9) == fuse(None) == fuse(0.2, coverage=0.0) == plain
+
+
+def test_a_match_of_only_a_common_word_of_the_question_does_not_bury_what_it_means(real_mem: Memory) -> None:
+    chat = [*FILLER, "He tipped the taxi driver far too much.", "I can't believe how expensive rent has become."]
+    chat += ["I've been really into sourdough lately, I feed my starter every morning.", "The kids start school Monday."]
+    ids = _chat(real_mem, "t", chat, user="sam")
+    taxi, sourdough = ids[8], ids[10]
+    question = "Any tips for my weekend baking?"
+    (only,) = real_mem.recall(question, limit=50, preset="keyword")  # "tips": the one keyword match
+    assert only.message_id == taxi
+    # The match holds "tips", a small part of the question ("baking" and "weekend" are in no message): the
+    # keyword list keeps little of its weight, and the turn that means baking comes first.
+    assert [h.message_id for h in real_mem.recall(question, limit=3, preset="turns")][:1] == [sourdough]
+    plain = replace(get_preset("turns"), keyword_coverage=0.0)
+    assert [h.message_id for h in real_mem.recall(question, limit=3, preset=plain)][:2] == [taxi, sourdough]
+
+
 def _found(seq: int, score: float, thread: str = "t", name: str = "ana") -> object:
     from memlane.retrieval import Found
     from memlane.types import Message

@@ -239,3 +239,25 @@ def test_word_counts_stop_at_what_the_rules_need_and_are_taken_again_when_more_i
         assert words._count(conn, agent, "weather", 5) == 5  # the cached "at least 11" answers a smaller cap
         assert words._count(conn, agent, "weather", 100) == 55  # a larger cap counts again
         assert words._count(conn, agent, "weather", 11) == 11 and words._count(conn, agent, "owls", 11) == 0
+
+
+def test_bm25_matches_say_how_much_of_the_query_they_hold(store: SQLiteStore) -> None:
+    from memlane.store.sqlite.search import _indexed_rows
+
+    say(store, "other", "t", *(f"filler number {i}" for i in range(30)))  # BM25 counts every agent's rows
+    common = say(store, "a", "t", *(f"we could go out on day {i}" for i in range(12)))
+    [rare] = say(store, "a", "t", "the zebra went home early")
+    [both] = say(store, "a", "t", "should we go see the zebra")
+    with store._read() as conn:
+        assert _indexed_rows(conn) == 44
+    store.delete_thread("other", "t")
+    with store._read() as conn:
+        assert _indexed_rows(conn) == 14  # FTS5's own row count follows deletes
+    for scope in (MESSAGES, Scope(kinds=("message",), thread="t"), Scope(kinds=("message",), user="ann")):
+        held = {c.id: c.coverage for c in store.keyword_search("a", "go zebra", scope, 50)}
+        assert set(held) == {*common, rare, both}
+        assert all(value is not None and value > 0 for value in held.values())
+        # "go" is in 13 of 14 messages: a match of it alone holds almost nothing of the query; a match of
+        # the rare word holds about all of it (the IDF of "go" is near 0), whatever else it holds.
+        assert max(held[i] for i in common) < 0.05  # type: ignore[operator]
+        assert 0.8 < held[rare] < 1.5 and 0.8 < held[both] < 1.5  # type: ignore[operator]

@@ -40,6 +40,10 @@ class SearchConfig:
     ``"linear"`` (each retriever's scores normalised per kind by ``normalization``, then summed with
     ``weights``; a retriever missing from ``weights`` weighs 1.0). ``min_spread`` keeps min-max from
     stretching differences smaller than that share of the best score (see :func:`.fusion.normalize_minmax`).
+    ``keyword_coverage`` (linear fusion; 0 = off): a keyword list whose best match holds less than that
+    share of the query (its words' IDFs; SQLite measures it, see :attr:`.Candidate.coverage`) weighs less,
+    its weight times ``(best / keyword_coverage) ** 2``, so matches of only a common word of a question
+    ("any tips for my weekend baking?") do not outrank what the vector retriever finds.
 
     Re-ranking (boosts, each adding ``weight`` times the best fused score to the items it favours; 0 = off):
     ``speaker_boost`` when the query names the speaker of a message or the owner/subject of a fact (a query
@@ -63,6 +67,7 @@ class SearchConfig:
     fusion: Fusion = "rrf"
     normalization: Normalization = "minmax"
     min_spread: float = 0.0
+    keyword_coverage: float = 0.0
     rrf_k: int = 60
     candidates_per_result: int = 4
     min_candidates: int = 20
@@ -99,6 +104,7 @@ class SearchConfig:
                 problems.append(f"{name} must be positive")
         for name in (
             "min_spread",
+            "keyword_coverage",
             "speaker_boost",
             "time_boost",
             "time_slack_days",
@@ -136,6 +142,7 @@ PRESETS: dict[str, SearchConfig] = {
         fusion="linear",
         weights={"keyword": 1.0, "vector": 0.5},
         min_spread=0.5,
+        keyword_coverage=0.5,
         speaker_boost=0.25,
         time_boost=0.5,
         neighbour_boost=0.3,

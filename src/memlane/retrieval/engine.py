@@ -165,7 +165,7 @@ class Searcher:
             normalize = NORMALIZERS[config.normalization]
             if config.normalization == "minmax":
                 normalize = partial(normalize_minmax, min_spread=config.min_spread)
-            return linear(lists, weights=config.weights, normalize=normalize)
+            return linear(lists, weights=config.weights, normalize=normalize, coverage=config.keyword_coverage)
         return rrf(lists, k=config.rrf_k, weights=config.weights)
 
     def _load(self, agent: str, fused: Sequence[Candidate], *, full: bool = False) -> list[Ranked]:

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from ..store.base import Candidate
 
-__all__ = ["NORMALIZERS", "by_kind", "linear", "normalize_max", "normalize_minmax", "normalize_zscore", "rrf"]
+__all__ = ["NORMALIZERS", "by_kind", "held", "linear", "normalize_max", "normalize_minmax", "normalize_zscore", "rrf"]
 
 Key = tuple[str, int]
 
@@ -89,20 +89,39 @@ def linear(
     *,
     weights: Mapping[str, float] | None = None,
     normalize: Callable[[Sequence[float]], list[float]] = normalize_minmax,
+    coverage: float = 0.0,
 ) -> list[Candidate]:
     """Weighted sum of normalised scores: each list's scores are normalised per kind, multiplied by the
     list's weight (default 1.0) and added up per item; an item missing from a list gets nothing from it.
+
+    With ``coverage`` (> 0), a list of one kind whose candidates tell how much of the query they hold
+    (:attr:`Candidate.coverage`) and whose best holds less than ``coverage`` weighs less: its weight is
+    multiplied by ``(best / coverage) ** 2``. Normalising stretches the best of any list to 1, so a
+    keyword list that matched only a common word of the query ("tips", "go") would otherwise count as much
+    as one that matched all of it.
     """
     scores: dict[Key, float] = {}
     sources: dict[Key, list[str]] = {}
     for name, ranked in lists.items():
         weight = 1.0 if weights is None else weights.get(name, 1.0)
         for group in by_kind(ranked).values():
+            share = weight * held(group, coverage) if coverage > 0 else weight
             for cand, value in zip(group, normalize([c.score for c in group]), strict=True):
                 key = (cand.kind, cand.id)
-                scores[key] = scores.get(key, 0.0) + weight * value
+                scores[key] = scores.get(key, 0.0) + share * value
                 sources.setdefault(key, []).append(name)
     return _ranked(scores, sources)
+
+
+def held(group: Sequence[Candidate], coverage: float) -> float:
+    """The share of its weight a list of one kind keeps: 1 when any candidate lacks a coverage or the best
+    holds at least ``coverage`` of the query, else ``(best / coverage) ** 2``."""
+    best = 0.0
+    for cand in group:
+        if cand.coverage is None:
+            return 1.0
+        best = max(best, cand.coverage)
+    return min(1.0, best / coverage) ** 2
 
 
 def _ranked(scores: dict[Key, float], sources: dict[Key, list[str]]) -> list[Candidate]:

@@ -61,12 +61,20 @@ class Scope:
 @fast_init
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """One search result before hydration: what it is, and how well it matched (higher is better)."""
+    """One search result before hydration: what it is, and how well it matched (higher is better).
+
+    ``coverage``, when the store measures it (SQLite's BM25 message matches), is how much of the query the
+    match holds: its BM25 score over the score of a message holding each query word once (the sum of the
+    words' IDFs), so ~1 for a match of every word and near 0 for a match of only a common one. Unlike
+    ``score`` it compares across queries; fusion uses it to weigh a keyword list that matched little of its
+    query (``SearchConfig.keyword_coverage``).
+    """
 
     kind: Literal["message", "fact", "summary"]
     id: int
     score: float
     source: str = ""
+    coverage: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -476,7 +484,11 @@ class Store(ABC):
         ``query_vector``, when given, returns the query's embedding (a unit float32 vector of the store's
         dimension). A store may call it to rank matches a cheaper way where BM25 is costly: SQLite ranks the
         messages of a whole-agent search of a large agent, those holding the query's rarest words, by their
-        vectors' cosine to it. A store may also ignore it (PostgreSQL does)."""
+        vectors' cosine to it. A store may also ignore it (PostgreSQL does).
+
+        A store that knows how much of the query a match holds sets its ``coverage`` (see
+        :class:`Candidate`); SQLite does for messages ranked by BM25, PostgreSQL (``ts_rank`` has no IDF)
+        does not."""
 
     # -- jobs ---------------------------------------------------------------------------------------
     # Jobs are enqueued with ``enqueue_jobs`` or, to share the transaction of the write that causes

@@ -9,6 +9,7 @@ a summary's visibility, time ranges).
 
 from __future__ import annotations
 
+import math
 import sqlite3
 import threading
 import time
@@ -105,6 +106,16 @@ class CommonWords:
         rank = [t for t in terms if t in rare or counts[t] <= self.RANK_MAX_SHARE * size]
         return KeywordPlan(rare, rank, newest if sum(counts[t] for t in rare) > newest else None)
 
+    def counts(self, conn: sqlite3.Connection, agent_id: int, terms: Sequence[str]) -> list[int]:
+        """How many of the agent's messages hold each term, for the terms' IDFs: counted afresh in an agent
+        under :attr:`LARGE_AGENT` (~10 µs a word), else taken from the cache and counted only up to
+        :attr:`RANK_MAX_SHARE` of the agent (a word past it has an IDF near 0 either way)."""
+        size = self._size(conn, agent_id)
+        if size < self.LARGE_AGENT:
+            return [_messages_with(conn, agent_id, t, size + 1) for t in terms]
+        cap = int(self.RANK_MAX_SHARE * size) + 1
+        return [self._count(conn, agent_id, t, cap) for t in terms]
+
     def _size(self, conn: sqlite3.Connection, agent_id: int) -> int:
         now = time.monotonic()
         with self._lock:
@@ -144,6 +155,28 @@ def _messages_with(conn: sqlite3.Connection, agent_id: int, term: str, cap: int)
     match = f'{{content speaker}} : "{phrase}"'
     sql = "SELECT count(*) FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT ?)"
     return int(conn.execute(sql, (match, cap)).fetchone()[0])
+
+
+def _indexed_rows(conn: sqlite3.Connection) -> int:
+    """The rows of the message index as its BM25 counts them (all agents'): the first varint of FTS5's
+    averages record (``id = 1`` of its data table), 0 when there is none."""
+    row = conn.execute("SELECT block FROM messages_fts_data WHERE id = 1").fetchone()
+    if row is None or not row[0]:
+        return 0
+    value = 0
+    for i, byte in enumerate(row[0][:9]):  # SQLite's varint: 7 bits a byte, big-endian; a 9th byte gives 8
+        if i == 8:
+            return (value << 8) | byte
+        value = (value << 7) | (byte & 0x7F)
+        if not byte & 0x80:
+            break
+    return value
+
+
+def _idf_sum(rows: int, counts: Sequence[int]) -> float:
+    """What BM25 gives a message holding each word once at the average length: the sum of the words' IDFs,
+    each as FTS5 computes it (``log((N - n + 0.5) / (n + 0.5))``, at least 1e-6)."""
+    return sum(max(math.log((rows - n + 0.5) / (n + 0.5)), 1e-6) for n in counts)
 
 
 def _newest_floor(conn: sqlite3.Connection, match: str, budget: int) -> int | None:
@@ -303,7 +336,16 @@ class SQLiteSearch(SQLiteHost):
             return self._search_messages(conn, agent_id, thread_id, terms, scope, limit)  # no vectors: BM25
         sql += " ORDER BY rank LIMIT ?"
         params.append(limit)
-        return [Candidate("message", int(r[0]), -float(r[1]), "keyword") for r in conn.execute(sql, params)]
+        found = [(int(r[0]), -float(r[1])) for r in conn.execute(sql, params)]
+        if not found:
+            return []
+        # How much of the query each match holds: BM25 sums a score per word of the expression (a word of
+        # both halves of a rare-and-ranked match counts twice), so the full score is taken over the same words.
+        words = [*plan.choose, *plan.rank] if plan is not None and plan.choose != terms else terms
+        full = _idf_sum(_indexed_rows(conn), self._common_words.counts(conn, agent_id, words))
+        return [
+            Candidate("message", item, score, "keyword", score / full if full > 0 else None) for item, score in found
+        ]
 
     def _rank_by_vector(
         self,
