@@ -163,8 +163,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             turns = pool[start : start + args.distractors]
             outcomes.append((n, run_case(embedder, config, case, turns, seed, args.asker)))
     mine, dense = scores([o.memlane for _, o in outcomes]), scores([o.dense for _, o in outcomes])
-    print(f"{len(cases)} {args.cases} cases x {args.seeds} seeds, {args.distractors} distractor turns each; preset {config.name}"
-          f"{' ' + ' '.join(args.set) if args.set else ''}{'; the asker known' if args.asker else ''}")  # fmt: skip
+    print(f"{len(cases)} {args.cases} cases x {args.seeds} seeds, {args.distractors} distractor turns each; "
+          f"preset {config.name}{' ' + ' '.join(args.set) if args.set else ''}"
+          f"{'; the asker known' if args.asker else ''}")  # fmt: skip
     print("| system | " + " | ".join(mine) + " |")
     print("|---|" + "---:|" * len(mine))
     print("| memlane recall() | " + " | ".join(f"{v:.3f}" for v in mine.values()) + " |")

@@ -384,7 +384,10 @@ def test_a_keyword_list_that_holds_little_of_the_query_weighs_less() -> None:
 
 def test_a_match_of_only_a_common_word_of_the_question_does_not_bury_what_it_means(real_mem: Memory) -> None:
     chat = [*FILLER, "He tipped the taxi driver far too much.", "I can't believe how expensive rent has become."]
-    chat += ["I've been really into sourdough lately, I feed my starter every morning.", "The kids start school Monday."]
+    chat += [
+        "I've been really into sourdough lately, I feed my starter every morning.",
+        "The kids start school Monday.",
+    ]
     ids = _chat(real_mem, "t", chat, user="sam")
     taxi, sourdough = ids[8], ids[10]
     question = "Any tips for my weekend baking?"

@@ -261,3 +261,28 @@ def test_bm25_matches_say_how_much_of_the_query_they_hold(store: SQLiteStore) ->
         # the rare word holds about all of it (the IDF of "go" is near 0), whatever else it holds.
         assert max(held[i] for i in common) < 0.05  # type: ignore[operator]
         assert 0.8 < held[rare] < 1.5 and 0.8 < held[both] < 1.5  # type: ignore[operator]
+
+
+def test_a_word_counted_past_its_cap_is_left_out_of_the_full_score(store: SQLiteStore) -> None:
+    """Counts for the coverage come from CommonWords' cache, up to four vector budgets: a word in more
+    messages than that (here 'weather', with the budget lowered) adds nothing to the full score, so a match
+    of the rare word alone holds all of the query."""
+    say(store, "a", "t", *(f"weather talk {i}" for i in range(10)), *(f"other chatter {i}" for i in range(20)))
+    [owls] = say(store, "a", "t", "owls in the barn")
+    words = store._common_words
+    with store._read() as conn:
+        assert words.counts(conn, store._agent_id("a"), ["weather", "owls", "zebra"]) == [10, 1, 0]
+    before = {c.id: c.coverage for c in store.keyword_search("a", "weather owls", MESSAGES, 50)}
+    words.VECTOR_POSTINGS_BUDGET = 2  # a cap of 9 messages
+    words._counts.clear()
+    with store._read() as conn:
+        assert words.counts(conn, store._agent_id("a"), ["weather", "owls", "zebra"]) == [None, 1, 0]
+    after = {c.id: c.coverage for c in store.keyword_search("a", "weather owls", MESSAGES, 50)}
+    assert after[owls] > before[owls]  # type: ignore[operator]
+    assert after[owls] == pytest.approx(before[owls] * (1 + _idf(31, 10) / _idf(31, 1)))  # type: ignore[operator]
+
+
+def _idf(rows: int, n: int) -> float:
+    import math
+
+    return max(math.log((rows - n + 0.5) / (n + 0.5)), 1e-6)

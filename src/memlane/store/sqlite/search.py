@@ -161,8 +161,9 @@ def _indexed_rows(conn: sqlite3.Connection) -> int:
     row = conn.execute("SELECT block FROM messages_fts_data WHERE id = 1").fetchone()
     if row is None or not row[0]:
         return 0
+    block: bytes = row[0]
     value = 0
-    for i, byte in enumerate(row[0][:9]):  # SQLite's varint: 7 bits a byte, big-endian; a 9th byte gives 8
+    for i, byte in enumerate(block[:9]):  # SQLite's varint: 7 bits a byte, big-endian; a 9th byte gives 8
         if i == 8:
             return (value << 8) | byte
         value = (value << 7) | (byte & 0x7F)
@@ -174,8 +175,9 @@ def _indexed_rows(conn: sqlite3.Connection) -> int:
 def _idf_sum(rows: int, counts: Sequence[int | None]) -> float:
     """What BM25 gives a message holding each word once at the average length: the sum of the words' IDFs,
     each as FTS5 computes it (``log((N - n + 0.5) / (n + 0.5))``, at least 1e-6); a word not counted (None:
-    in too many messages) is left out."""
-    return sum(max(math.log((rows - n + 0.5) / (n + 0.5)), 1e-6) for n in counts if n is not None)
+    in too many messages) is left out. A count is at most ``rows``: a cached one may be from before messages
+    were deleted."""
+    return sum(max(math.log((rows - min(n, rows) + 0.5) / (n + 0.5)), 1e-6) for n in counts if n is not None)
 
 
 def _newest_floor(conn: sqlite3.Connection, match: str, budget: int) -> int | None:
