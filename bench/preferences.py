@@ -13,14 +13,18 @@ hit@5, hit@10, mean reciprocal rank) for memlane with a preset, and for plain de
 the same turns with the same embedder) in the same run. With ``--asker`` memlane knows who asks, as a bot
 does: the first speaker of the distractor stretch is the user too (about half the thread is then the user's own
 turns, the preference one of them) and the question is asked with ``recall(question, limit=10, user=...)``.
+With ``--postgres`` each case is an agent of its own in one throwaway PostgreSQL + pgvector server
+(``memlane.testing.postgres``) instead of a SQLite file of its own. ``--cases held-out`` asks the cases written
+after the default's ``keyword_coverage`` was chosen on the others.
 
     PYTHONPATH=src:bench .venv/bin/python bench/preferences.py [--distractors 60] [--seeds 3]
-        [--preset default] [--set field=value ...] [--asker] [--cases tuned]
+        [--preset default] [--set field=value ...] [--asker] [--cases tuned] [--postgres]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import statistics
 import sys
@@ -97,6 +101,8 @@ def run_case(
     turns: Sequence[tuple[str, str]],
     seed: int,
     asker: bool = False,
+    store: str | None = None,
+    agent: str = "bench",
 ) -> Outcome:
     preference, question = case
     rng = random.Random(seed)
@@ -115,7 +121,7 @@ def run_case(
     settings = load_settings(worker="none", llm_provider="none")
     with (
         tempfile.TemporaryDirectory() as tmp,
-        Memory(Path(tmp) / "p.db", agent="bench", settings=settings, embedder=embedder, llm=None) as mem,
+        Memory(store or Path(tmp) / "p.db", agent=agent, settings=settings, embedder=embedder, llm=None) as mem,
     ):
         stored = mem.add_messages("chat", items)
         target = stored[where].id
@@ -149,6 +155,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--cases", choices=("tuned", "held-out", "all"), default="tuned",
         help="the cases the default was tuned on, those written after (held-out), or both",
     )  # fmt: skip
+    parser.add_argument(
+        "--postgres", action="store_true", help="a throwaway PostgreSQL (an agent per case), not SQLite files"
+    )
     parser.add_argument("--asker", action="store_true", help="half the turns are the user's; recall(user=the user)")
     args = parser.parse_args(argv)
     config = build_config(args.preset, args.set)
@@ -156,16 +165,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     pool = distractor_pool(args.data)
     cases = {"tuned": CASES, "held-out": HELD_OUT, "all": CASES + HELD_OUT}[args.cases]
     outcomes: list[tuple[int, Outcome]] = []
-    for seed in range(args.seeds):
-        rng = random.Random(1000 + seed)
-        for n, case in enumerate(cases):
-            start = rng.randrange(len(pool) - args.distractors)
-            turns = pool[start : start + args.distractors]
-            outcomes.append((n, run_case(embedder, config, case, turns, seed, args.asker)))
+    with contextlib.ExitStack() as stack:
+        store = None
+        if args.postgres:
+            from memlane.testing.postgres import ThrowawayPostgres
+
+            store = stack.enter_context(ThrowawayPostgres(timeout=120)).create_database("memlane_preferences")
+        for seed in range(args.seeds):
+            rng = random.Random(1000 + seed)
+            for n, case in enumerate(cases):
+                start = rng.randrange(len(pool) - args.distractors)
+                turns = pool[start : start + args.distractors]
+                agent = f"case-{seed}-{n}"  # a store of its own, or an agent of its own on PostgreSQL
+                outcomes.append((n, run_case(embedder, config, case, turns, seed, args.asker, store, agent)))
     mine, dense = scores([o.memlane for _, o in outcomes]), scores([o.dense for _, o in outcomes])
     print(f"{len(cases)} {args.cases} cases x {args.seeds} seeds, {args.distractors} distractor turns each; "
           f"preset {config.name}{' ' + ' '.join(args.set) if args.set else ''}"
-          f"{'; the asker known' if args.asker else ''}")  # fmt: skip
+          f"{'; the asker known' if args.asker else ''}{'; PostgreSQL' if args.postgres else ''}")  # fmt: skip
     print("| system | " + " | ".join(mine) + " |")
     print("|---|" + "---:|" * len(mine))
     print("| memlane recall() | " + " | ".join(f"{v:.3f}" for v in mine.values()) + " |")
