@@ -198,7 +198,13 @@ class SQLiteHost:
             self, conn: sqlite3.Connection, agent_id: int, thread: str, created_at: datetime
         ) -> tuple[int, int]: ...
         def _message_cosines(
-            self, conn: sqlite3.Connection, agent_id: int, ids: np.ndarray, query: np.ndarray
+            self,
+            conn: sqlite3.Connection,
+            agent_id: int,
+            ids: np.ndarray,
+            query: np.ndarray,
+            since: float | None = None,
+            until: float | None = None,
         ) -> np.ndarray | None: ...
         def _put_vectors(
             self,

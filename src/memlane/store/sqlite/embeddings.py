@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import Any
 
 import numpy as np
@@ -29,7 +30,7 @@ from .common import (
     summary_row,
     summary_visibility,
 )
-from .vectors import KIND_CODES, AgentVectors, member, top_k, top_k_scored
+from .vectors import KIND_CODES, AgentVectors, member, top_k, top_k_rows, top_k_scored
 
 __all__ = ["SQLiteEmbeddings"]
 
@@ -206,11 +207,22 @@ class SQLiteEmbeddings(SQLiteHost):
             query = np.asarray(query, dtype=np.float32)
             found = None
             if vectors.ivf is not None and not self.exact_vectors and _broad(scope):
-                positions, scores = vectors.ivf.scan(vectors.matrix, vectors.size, query)
-                allowed = self._vector_mask(conn, agent, agent_id, vectors, scope, positions)
-                found = top_k_scored(vectors, positions, scores, allowed, limit)
-                if len(found) < limit:  # the scope keeps too few of the scanned rows: search them all
-                    found = None
+                span = None  # the rows of the scope's time range, if it has one
+                if scope.since is not None or scope.until is not None:
+                    span = vectors.rows_between(_seconds(scope.since), _seconds(scope.until))
+                if span is not None and len(span) <= max(limit, vectors.size * self._vectors.ann_probes):
+                    # A range holding no more rows than the index would scan: search exactly what it holds.
+                    found = self._top_in(conn, agent, agent_id, vectors, scope, span, query, limit)
+                else:
+                    positions, scores = vectors.ivf.scan(vectors.matrix, vectors.size, query)
+                    allowed = self._vector_mask(conn, agent, agent_id, vectors, scope, positions)
+                    found = top_k_scored(vectors, positions, scores, allowed, limit)
+                    if len(found) < limit:  # the scope keeps too few of the scanned rows: search all it holds
+                        found = (
+                            None
+                            if span is None
+                            else self._top_in(conn, agent, agent_id, vectors, scope, span, query, limit)
+                        )
             if found is None:
                 mask = self._vector_mask(conn, agent, agent_id, vectors, scope)
         if found is None:
@@ -218,11 +230,35 @@ class SQLiteEmbeddings(SQLiteHost):
         names = {code: name for name, code in KIND_CODES.items()}
         return [Candidate(names[k], item, score, "vector") for k, item, score in found]  # type: ignore[arg-type]
 
+    def _top_in(
+        self,
+        conn: sqlite3.Connection,
+        agent: str,
+        agent_id: int,
+        vectors: AgentVectors,
+        scope: Scope,
+        rows: np.ndarray,
+        query: np.ndarray,
+        limit: int,
+    ) -> list[tuple[int, int, float]]:
+        """The exact top ``limit`` of ``rows`` that the scope allows."""
+        if len(rows) == 0:
+            return []
+        allowed = self._vector_mask(conn, agent, agent_id, vectors, scope, rows)
+        return top_k_rows(vectors, rows[allowed], query, limit)
+
     def _message_cosines(
-        self, conn: sqlite3.Connection, agent_id: int, ids: np.ndarray, query: np.ndarray
+        self,
+        conn: sqlite3.Connection,
+        agent_id: int,
+        ids: np.ndarray,
+        query: np.ndarray,
+        since: float | None = None,
+        until: float | None = None,
     ) -> np.ndarray | None:
         """Cosine of each of the agent's messages ``ids`` to ``query``, from the vectors in memory (NaN for a
-        message without a vector); None when the store holds no vectors of the query's dimension."""
+        message without a vector, -inf for one created outside ``since``..``until``, POSIX seconds, the end
+        excluded); None when the store holds no vectors of the query's dimension."""
         dim_row = conn.execute("SELECT value FROM meta WHERE key = 'embedding_dim'").fetchone()
         if dim_row is None or query.shape != (int(dim_row[0]),):
             return None
@@ -232,6 +268,14 @@ class SQLiteEmbeddings(SQLiteHost):
         scores = np.full(len(ids), np.nan, dtype=np.float32)
         held = rows >= 0
         scores[held] = np.einsum("ij,j->i", matrix[rows[held]], np.asarray(query, dtype=np.float32))
+        if since is not None or until is not None:
+            created = vectors.created[rows[held]]  # the message's own time, kept with its vector
+            outside = np.zeros(len(created), dtype=bool)
+            if since is not None:
+                outside |= created < since
+            if until is not None:
+                outside |= created >= until
+            scores[np.flatnonzero(held)[outside]] = -np.inf
         return scores
 
     def wait_for_vector_indexes(self, timeout: float | None = None) -> None:
@@ -310,6 +354,10 @@ class SQLiteEmbeddings(SQLiteHost):
             of_kind = kinds == KIND_CODES[kind]
             allowed |= of_kind & member(item_ids, ids)
         return allowed
+
+
+def _seconds(moment: datetime | None) -> float | None:
+    return None if moment is None else moment.timestamp()
 
 
 def _broad(scope: Scope) -> bool:

@@ -33,7 +33,7 @@ from .ivf import IvfIndex, build_ivf
 
 log = logging.getLogger(__name__)
 
-__all__ = ["KIND_CODES", "AgentVectors", "VectorCache", "member", "top_k", "top_k_scored"]
+__all__ = ["KIND_CODES", "AgentVectors", "VectorCache", "member", "top_k", "top_k_rows", "top_k_scored"]
 
 KIND_CODES = {"message": 0, "fact": 1, "summary": 2}
 _COLUMNS = ("matrix", "kinds", "item_ids", "thread_ids", "created")  # the per-row arrays of AgentVectors
@@ -57,6 +57,8 @@ class AgentVectors:
     ivf: IvfIndex | None = field(default=None)  # over the first ivf.rows rows, when the agent is large
     # (sorted message ids, their rows, rows covered): built on first use, see message_rows
     _by_id: tuple[np.ndarray, np.ndarray, int] | None = field(default=None, repr=False)
+    # (creation times in order, their rows, rows covered): built on first use, see rows_between
+    _by_time: tuple[np.ndarray, np.ndarray, int] | None = field(default=None, repr=False)
 
     #: Rows appended since the id lookup was built that are searched one by one before it is built again.
     LOOKUP_TAIL = 4096
@@ -125,6 +127,32 @@ class AgentVectors:
         if covered < n:  # rows appended since the lookup was built (a message keeps its one vector row)
             _find(*self._sorted_messages(covered, n), ids, out)
         return out
+
+    def rows_between(self, since: float | None, until: float | None) -> np.ndarray:
+        """The rows created at ``since`` or later and before ``until`` (POSIX seconds; None: unbounded), by time.
+
+        The rows in time order are found once (~0.1 s at 1M rows) and kept with the entry, so a narrow range
+        of a large agent costs a binary search instead of a comparison per row; rows appended after it are
+        compared one by one until they are :attr:`LOOKUP_TAIL`, then it is built again.
+        """
+        n = self.size
+        lookup = self._by_time
+        if lookup is None or n - lookup[2] > self.LOOKUP_TAIL:
+            order = np.argsort(self.created[:n], kind="stable")
+            lookup = self._by_time = (self.created[:n][order], order, n)
+        times, rows, covered = lookup
+        low = 0 if since is None else int(np.searchsorted(times, since, side="left"))
+        high = len(times) if until is None else int(np.searchsorted(times, until, side="left"))
+        found = rows[low:high] if high > low else rows[:0]
+        if covered < n:
+            tail = self.created[covered:n]
+            keep = np.ones(len(tail), dtype=bool)
+            if since is not None:
+                keep &= tail >= since
+            if until is not None:
+                keep &= tail < until
+            found = np.concatenate([found, covered + np.flatnonzero(keep)])
+        return found
 
     def _sorted_messages(self, start: int, end: int) -> tuple[np.ndarray, np.ndarray]:
         """(message ids, their rows) of rows ``start:end``, by id."""
@@ -315,6 +343,14 @@ def top_k(
         else:
             scores = _dot(vectors.matrix[rows], query)
     return _best(vectors, rows, scores, limit)
+
+
+def top_k_rows(vectors: AgentVectors, rows: np.ndarray, query: np.ndarray, limit: int) -> list[tuple[int, int, float]]:
+    """As :func:`top_k`, over the rows ``rows`` only (any order; ties go in row order, as there)."""
+    if len(rows) == 0 or limit <= 0:
+        return []
+    rows = np.sort(rows)
+    return _best(vectors, rows, _dot(vectors.matrix[rows], query), limit)
 
 
 def top_k_scored(
