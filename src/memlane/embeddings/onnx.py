@@ -17,9 +17,12 @@ Where the CPU has 8-bit dot products that cannot saturate (``/proc/cpuinfo`` sho
 or ``avx_vnni``) the default goes further: one activation scale per token row and plain
 ``MatMulInteger`` (uint8 x int8), ~1.5x the texts per CPU-second of the block mode at a mean
 cosine of ~0.997 (worst ~0.995 on LoCoMo turns) to float32 compute, with LoCoMo recall unchanged
-(bench/RESULTS.md). Elsewhere the block mode is used; ``int8_activations`` picks one explicitly.
-Products of the same input (each layer's query, key and value projections) are joined into one, so
-their activations are quantised once.
+(bench/RESULTS.md). On an x86 CPU without VNNI (AVX2 only) the int8 kernels are the slower ones:
+there float32 products embedded 71 LoCoMo turns a second against 42 for the block mode, and a
+single query in 8.4 against 9.9 ms (bench/RESULTS.md), so the default computes in float32 there.
+Other CPUs keep the block mode. ``int8_activations`` picks a mode explicitly. Products of the same
+input (each layer's query, key and value projections) are joined into one, so their activations are
+quantised once.
 
 Each model run uses one thread; a call with several batches runs them on ``concurrency`` threads at
 once (onnxruntime releases the GIL). One thread a run does ~1.25x the work per CPU-second of two
@@ -34,6 +37,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import platform
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -94,11 +98,12 @@ class OnnxMiniLMEmbedder(Embedder):
         cache_size: recent vectors :meth:`embed` keeps.
         int8_matmul: run the matrix products in int8 where possible (see the module docstring;
             falls back to float32, with a logged warning, without the ``onnx`` package or the
-            onnxruntime kernel); ``False`` always computes in float32, slower.
+            onnxruntime kernel); ``False`` always computes in float32 (slower where the CPU has VNNI).
         int8_activations: ``"block"`` (activation scales per 32 values, ≈ float32 accuracy),
             ``"row"`` (one scale per token: ~1.5x faster, mean cosine ~0.997 to float32; only on
             CPUs with VNNI, else ``"block"`` with a logged warning), or ``"auto"`` (default:
-            ``"row"`` where the CPU has VNNI, else ``"block"``).
+            ``"row"`` where the CPU has VNNI, float32 products on other x86 CPUs, where they are the
+            fastest, and ``"block"`` elsewhere).
 
     Raises:
         ConfigError: an argument is out of range (at construction); onnxruntime, tokenizers or
@@ -236,11 +241,11 @@ class OnnxMiniLMEmbedder(Embedder):
         options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
         options.log_severity_level = 3  # errors only; onnxruntime's notices would go to stderr
         session, compute = None, "float32"
-        if self.int8_matmul:
-            mode = self.int8_activations
-            if mode == "auto":
-                mode = "row" if _has_vnni() else "block"
-            elif mode == "row" and not _has_vnni():
+        mode: str | None = self.int8_activations if self.int8_matmul else None
+        if mode == "auto":
+            mode = _auto_int8_mode()
+        if mode is not None:
+            if mode == "row" and not _has_vnni():
                 logger.warning("int8_activations='row' needs a CPU with VNNI; using 'block'")
                 mode = "block"
             try:
@@ -248,7 +253,7 @@ class OnnxMiniLMEmbedder(Embedder):
                 session = onnxruntime.InferenceSession(rewritten, options, providers=["CPUExecutionProvider"])
                 compute = f"int8-{mode}"
             except ImportError:
-                logger.warning("the onnx package is not installed; MiniLM computes in float32 (slower)")
+                logger.warning("the onnx package is not installed; MiniLM computes in float32")
             except Exception as error:  # e.g. an onnxruntime without 8-bit MatMulNBits: float32 still works
                 logger.warning("int8 matrix products unavailable (%s); MiniLM computes in float32", error)
         if session is None:
@@ -258,6 +263,17 @@ class OnnxMiniLMEmbedder(Embedder):
                 raise ProviderError(f"onnxruntime cannot load the MiniLM model: {error}") from error
         inputs = {i.name for i in session.get_inputs()}
         return _Runtime(session, tokenizer, wants_token_types="token_type_ids" in inputs, compute=compute)
+
+
+def _auto_int8_mode() -> str | None:
+    """How ``int8_activations="auto"`` multiplies on this CPU: ``"row"`` with VNNI; None (float32) on other
+    x86 CPUs, where MLAS's float32 kernels outran the int8 ones (AVX2: 71 against 42 texts a second);
+    ``"block"`` elsewhere (not measured otherwise, so left as it was)."""
+    if _has_vnni():
+        return "row"
+    if platform.machine().lower() in ("x86_64", "amd64", "i386", "i686"):
+        return None
+    return "block"
 
 
 def _has_vnni() -> bool:
