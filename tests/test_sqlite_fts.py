@@ -228,6 +228,49 @@ def test_a_large_agents_whole_agent_matches_are_ranked_by_their_vectors(store: S
     assert sorted(ranked(vector=_never, agent="b")) == sorted(small)  # a small agent: BM25, vector not asked
 
 
+def test_matches_ranked_by_their_vectors_keep_a_time_range_by_the_times_kept_with_the_vectors(
+    store: SQLiteStore,
+) -> None:
+    """Ranked by vectors, a whole-agent search does not join the messages table to test a time range (a
+    lookup per match): the times kept with the vectors in memory decide, and a match without a vector is
+    asked of the table. The matches in range are exactly those BM25 finds with the same scope."""
+    filler = [new_message("user", f"weather talk {i}", user="ann", max_chars=1000) for i in range(50)]
+    store.add_messages("a", "t1", filler, [1] * 50, T0, vectors=np.tile(_unit(0, 0, 0, 1), (50, 1)))
+    ids: dict[str, int] = {}
+    for hour, text, vector in (
+        (1, "owls at dusk", _unit(1, 2, 0, 0)),
+        (1, "owls nesting in the tower", _unit(1, 0, 0, 0)),
+        (2, "owls hunting in the barn", _unit(1, 0, 0, 0)),
+        (1, "owls, a message without a vector", None),
+        (3, "owls again, without a vector", None),
+    ):
+        at = T0 + timedelta(hours=hour)
+        item = new_message("user", text, user="bob", created_at=at, max_chars=1000)
+        given = None if vector is None else vector[None, :]
+        [message] = store.add_messages("a", f"h{hour}", [item], [1], at, vectors=given)
+        ids[text] = message.id
+    words = store._common_words
+    words.LARGE_AGENT, words.POSTINGS_BUDGET, words.VECTOR_POSTINGS_BUDGET = 50, 10, 10
+    toward = _unit(1, 0, 0, 0)
+
+    def ranked(scope: Scope) -> list[int]:
+        return [c.id for c in store.keyword_search("a", "owls weather", scope, 10, query_vector=lambda: toward)]
+
+    first_hour = Scope(kinds=("message",), since=T0 + timedelta(minutes=30), until=T0 + timedelta(minutes=90))
+    assert ranked(first_hour) == [
+        ids["owls nesting in the tower"],
+        ids["owls at dusk"],
+        ids["owls, a message without a vector"],  # no vector: last, its time read from the table
+    ]
+    for scope in (
+        first_hour,
+        Scope(kinds=("message",), since=T0 + timedelta(minutes=90)),
+        Scope(kinds=("message",), until=T0 + timedelta(hours=2)),  # the end is excluded
+        Scope(kinds=("message",), since=T0 + timedelta(hours=5)),
+    ):
+        assert sorted(ranked(scope)) == found(store, "a", "owls weather", scope)
+
+
 def test_word_counts_stop_at_what_the_rules_need_and_are_taken_again_when_more_is_needed(
     store: SQLiteStore,
 ) -> None:

@@ -18,6 +18,7 @@ import pytest
 from memlane.store.base import Scope
 from memlane.store.sqlite import SQLiteStore
 from memlane.store.sqlite import vectors as vectors_module
+from memlane.store.sqlite.ivf import IvfIndex
 from memlane.validation import NewFact, new_message
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -136,6 +137,71 @@ def test_a_time_range_keeping_too_few_scanned_rows_falls_back_to_the_exact_searc
     for q in clustered(10, seed=31):
         found = search(store, q, scope)
         assert {i for _, i in found} == late  # the cells scanned hold fewer than 10 of them: all were searched
+
+
+def test_a_narrow_time_range_is_searched_exactly_over_the_rows_it_holds(tmp_path: Path) -> None:
+    """A whole-agent search with a time range finds the range's rows by their times (kept in order in
+    memory), and when they are no more than the index would scan, searches exactly those: the result is
+    the exact search's, an empty range costs nothing, and rows added after the times were put in order
+    are found (looked up apart, then the order is built again)."""
+    s = SQLiteStore(tmp_path / "ivf-times.db", vector_index_min_rows=2000)
+    hours = 12
+    for h in range(hours):  # 250 rows an hour
+        at = T0 + timedelta(hours=h)
+        vectors = clustered(250, seed=40 + h)
+        items = [new_message("user", f"hour {h} turn {i}", user="u", created_at=at, max_chars=1000) for i in range(250)]
+        s.add_messages("a", f"h{h}", items, [1] * 250, at, vectors=vectors)
+    s._vectors.ann_probes = 0.1  # a range of up to a tenth of the rows is searched exactly
+    assert indexed(s)
+    hour = timedelta(hours=1)
+    ranges = [
+        Scope(since=T0 + 3 * hour, until=T0 + 4 * hour),  # one hour: 250 rows, under a tenth of 3,000
+        Scope(since=T0 + 11 * hour),
+        Scope(until=T0 + hour),
+        Scope(since=T0 + 20 * hour),  # nothing there
+        Scope(since=T0 + 2 * hour, until=T0 + 9 * hour),  # wide: through the index
+    ]
+    queries = clustered(8, seed=77)
+    scans: list[int] = []
+    real_scan = IvfIndex.scan
+
+    def counted(self: IvfIndex, *args: object) -> object:
+        scans.append(1)
+        return real_scan(self, *args)  # type: ignore[arg-type]
+
+    IvfIndex.scan = counted  # type: ignore[method-assign,assignment]
+    try:
+        for scope in ranges[:4]:
+            search(s, queries[0], scope)
+        assert scans == []  # the narrow ranges never went through the index
+        search(s, queries[0], ranges[4])
+        assert scans == [1]
+    finally:
+        IvfIndex.scan = real_scan  # type: ignore[method-assign]
+    for scope in ranges:
+        for q in queries:
+            got, exact = search(s, q, scope), search(s, q, scope, exact=True)
+            if scope.since == T0 + 2 * hour:
+                assert len(set(got) & set(exact)) >= 7  # approximate, and inside the range
+            else:
+                assert got == exact
+            ids = [i for _, i in got]
+            times = {m.id: m.created_at for m in s.get_messages("a", ids)}
+            assert all(
+                (scope.since is None or t >= scope.since) and (scope.until is None or t < scope.until)
+                for t in times.values()
+            )
+    assert search(s, queries[0], Scope(since=T0 + 20 * hour)) == []
+    late_at = T0 + 30 * hour
+    late = [new_message("user", f"late {i}", user="u", created_at=late_at, max_chars=1000) for i in range(3)]
+    late_ids = {m.id for m in s.add_messages("a", "late", late, [1] * 3, late_at, vectors=clustered(3, seed=90))}
+    for tail in (4096, 2):  # the new rows looked up apart, then the times put in order again
+        vectors_module.AgentVectors.LOOKUP_TAIL = tail
+        try:
+            assert {i for _, i in search(s, queries[0], Scope(since=T0 + 20 * hour))} == late_ids
+        finally:
+            vectors_module.AgentVectors.LOOKUP_TAIL = 4096
+    s.close()
 
 
 def test_writes_during_a_build_are_kept_when_the_reordered_rows_are_swapped_in(
