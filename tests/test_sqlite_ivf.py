@@ -259,3 +259,20 @@ def test_message_cosines_read_the_right_rows_after_a_reorder_and_after_new_rows(
 def say_plain(store: SQLiteStore) -> list[int]:
     item = new_message("user", "a message stored without a vector", user="u", max_chars=1000)
     return [m.id for m in store.add_messages("a", "t3", [item], [1], T0)]
+
+
+def test_message_rows_are_found_the_same_by_table_and_by_binary_search() -> None:
+    """Message id -> row: a table where the agent's ids are dense, sorted ids where they are spread among
+    other agents' (a table would be mostly holes); both answer alike, -1 for ids they do not hold."""
+    rng = np.random.default_rng(5)
+    for spread in (1, 50):  # dense ids; ids of an agent among many others
+        ids = np.sort(rng.choice(21_000 * spread, 20_000, replace=False)) + 7  # with holes
+        rows = rng.permutation(20_000).astype(np.int64)
+        lookup = vectors_module._IdLookup.of(ids, rows, 20_000)
+        assert (lookup.table is not None) == (spread == 1)
+        asked = np.concatenate(
+            [ids[rng.integers(0, 20_000, 300)], rng.integers(0, int(ids[-1]), 300), [0, 6, int(ids[-1]) + 1, 10**12]]
+        )
+        got = lookup.rows_of(asked)
+        expected = {int(i): int(r) for i, r in zip(ids, rows, strict=True)}
+        assert got.tolist() == [expected.get(int(i), -1) for i in asked]

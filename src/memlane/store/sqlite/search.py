@@ -371,7 +371,7 @@ class SQLiteSearch(SQLiteHost):
         joined = conn.execute(f"SELECT group_concat(id) FROM ({sql})", params).fetchone()[0]  # noqa: S608
         if not joined:
             return []
-        ids = np.array(joined.split(","), dtype=np.int64)
+        ids = np.fromstring(joined, dtype=np.int64, sep=",")  # text mode: ~6x np.array(joined.split(","))
         since = until = None
         if span is not None:
             since = None if span.since is None else span.since.timestamp()

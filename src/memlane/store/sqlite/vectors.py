@@ -56,7 +56,7 @@ class AgentVectors:
     created: np.ndarray  # float64 POSIX seconds
     ivf: IvfIndex | None = field(default=None)  # over the first ivf.rows rows, when the agent is large
     # (sorted message ids, their rows, rows covered): built on first use, see message_rows
-    _by_id: tuple[np.ndarray, np.ndarray, int] | None = field(default=None, repr=False)
+    _by_id: _IdLookup | None = field(default=None, repr=False)
     # (creation times in order, their rows, rows covered): built on first use, see rows_between
     _by_time: tuple[np.ndarray, np.ndarray, int] | None = field(default=None, repr=False)
 
@@ -119,13 +119,11 @@ class AgentVectors:
         """
         n = self.size
         lookup = self._by_id
-        if lookup is None or n - lookup[2] > self.LOOKUP_TAIL:
-            lookup = self._by_id = (*self._sorted_messages(0, n), n)
-        sorted_ids, sorted_rows, covered = lookup
-        out = np.full(len(ids), -1, dtype=np.int64)
-        _find(sorted_ids, sorted_rows, ids, out)
-        if covered < n:  # rows appended since the lookup was built (a message keeps its one vector row)
-            _find(*self._sorted_messages(covered, n), ids, out)
+        if lookup is None or n - lookup.covered > self.LOOKUP_TAIL:
+            lookup = self._by_id = _IdLookup.of(*self._sorted_messages(0, n), n)
+        out = lookup.rows_of(ids)
+        if lookup.covered < n:  # rows appended since the lookup was built (a message keeps its one vector row)
+            _find(*self._sorted_messages(lookup.covered, n), ids, out)
         return out
 
     def rows_between(self, since: float | None, until: float | None) -> np.ndarray:
@@ -179,6 +177,40 @@ class AgentVectors:
         for name in _COLUMNS:
             getattr(self, name)[n:need] = getattr(other, name)[start:end]
         self.size, self.max_id = need, other.max_id
+
+
+@dataclass(frozen=True)
+class _IdLookup:
+    """Message id -> row over the first ``covered`` rows: a table indexed by ``id - low`` where the agent's
+    message ids are dense enough (a read per id: 4,000 ids in ~0.03 ms against ~0.4 ms for a binary search
+    in 1M ids), else the sorted ids and their rows."""
+
+    covered: int
+    low: int = 0
+    table: np.ndarray | None = None  # int64 rows, -1 where no message row has that id
+    sorted_ids: np.ndarray | None = None
+    sorted_rows: np.ndarray | None = None
+
+    @classmethod
+    def of(cls, sorted_ids: np.ndarray, sorted_rows: np.ndarray, covered: int) -> _IdLookup:
+        if len(sorted_ids) == 0:
+            return cls(covered, sorted_ids=sorted_ids, sorted_rows=sorted_rows)
+        low, span = int(sorted_ids[0]), int(sorted_ids[-1] - sorted_ids[0]) + 1
+        if span > 4 * len(sorted_ids) + 4096:  # ids spread among other agents': a table would be mostly holes
+            return cls(covered, sorted_ids=sorted_ids, sorted_rows=sorted_rows)
+        table = np.full(span, -1, dtype=np.int64)
+        table[sorted_ids - low] = sorted_rows
+        return cls(covered, low=low, table=table)
+
+    def rows_of(self, ids: np.ndarray) -> np.ndarray:
+        out = np.full(len(ids), -1, dtype=np.int64)
+        if self.table is not None:
+            at = ids - self.low
+            inside = (at >= 0) & (at < len(self.table))
+            out[inside] = self.table[at[inside]]
+        elif self.sorted_ids is not None and self.sorted_rows is not None:
+            _find(self.sorted_ids, self.sorted_rows, ids, out)
+        return out
 
 
 def _find(sorted_ids: np.ndarray, sorted_rows: np.ndarray, ids: np.ndarray, out: np.ndarray) -> None:
