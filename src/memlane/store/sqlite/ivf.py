@@ -33,6 +33,9 @@ _ITERATIONS = 8
 _MIN_PROBES = 16  # a small index's few cells are cheap to scan; a share of them alone finds too little
 _NEAR_COARSE = 4  # coarse cells whose fine centroids a row is compared with
 _CHUNK = 16384  # rows per assignment step (a 16384 x cells block of scores)
+# OpenBLAS runs a matrix-vector product of up to ~1,200 rows of 384 on the calling thread (measured: process
+# CPU = wall); past that it may hand the work to threads that wait for a busy core, so einsum does those.
+_BLAS_ROWS = 1024
 
 
 @dataclass(frozen=True)
@@ -54,14 +57,22 @@ class IvfIndex:
         spans = [(int(self.offsets[c]), int(self.offsets[c + 1])) for c in nearest]
         spans.append((self.rows, size))
         spans = [(a, b) for a, b in spans if b > a]
-        positions = [np.arange(a, b) for a, b in spans]
-        scores = [np.einsum("ij,j->i", matrix[a:b], query) for a, b in spans]  # slices: no copy of the rows
+        total = sum(b - a for a, b in spans) + len(self.always)
+        positions = np.empty(total, dtype=np.int64)
+        scores = np.empty(total, dtype=np.float32)
+        at = 0
+        for a, b in spans:  # slices: no copy of the rows
+            end = at + b - a
+            positions[at:end] = np.arange(a, b)
+            if b - a <= _BLAS_ROWS:  # BLAS's product, on this thread at this size, into place: ~20 % faster
+                np.dot(matrix[a:b], query, out=scores[at:end])
+            else:
+                scores[at:end] = np.einsum("ij,j->i", matrix[a:b], query)
+            at = end
         if len(self.always):
-            positions.append(self.always)
-            scores.append(np.einsum("ij,j->i", matrix[self.always], query))
-        if not positions:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
-        return np.concatenate(positions), np.concatenate(scores)
+            positions[at:] = self.always
+            scores[at:] = np.einsum("ij,j->i", matrix[self.always], query)
+        return positions, scores
 
 
 def cells_for(rows: int) -> int:
