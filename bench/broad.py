@@ -11,6 +11,7 @@ space. Queries are LoCoMo's real questions, embedded by the same model.
     .venv/bin/python bench/broad.py run [--size 1000000] [--queries 200] [--out bench/out/broad.json]
     .venv/bin/python bench/broad.py build LOCATION SIZE    # one store (SQLite path or PostgreSQL URL)
     .venv/bin/python bench/broad.py reads LOCATION QUERIES # read it in this process, print JSON
+    .venv/bin/python bench/broad.py own LOCATION QUERIES [--rounds 3]    # recall()'s own CPU (SQLite)
     .venv/bin/python bench/broad.py budgets LOCATION 2000:4000 5000:10000   # keyword budgets (SQLite)
     .venv/bin/python bench/broad.py cells LOCATION 2:0.024 6:0.015 [--rows N] # index cells (SQLite)
 
@@ -155,6 +156,75 @@ def reads(location: str, queries: int) -> dict[str, Any]:
         "evidence_in_top10": {mode: round(float(np.mean(v)), 4) for mode, v in found.items()},
         "evidence_questions": len(found["exact"]),
     }
+    mem.close()
+    store.close()
+    return out
+
+
+def own(location: str, queries: int, rounds: int = 3, slowest: int = 10) -> dict[str, Any]:
+    """memlane's own CPU per whole-agent ``recall()`` (SQLite): every query's vector embedded once beforehand
+    and served from memory, the retrievers one after another on the calling thread (no search threads),
+    so the thread CPU of a recall is its own work alone; ``rounds`` rounds of the questions, the median per
+    question; with the keyword and vector searches' parts and the ``slowest`` questions."""
+    from memlane import Memory, load_settings
+    from memlane.embeddings import make_embedder
+    from memlane.store import open_store
+
+    _, questions = backends.locomo()
+    rng = random.Random(SEED)
+    rng.shuffle(questions)
+    asked, warm = questions[:queries], questions[queries : queries + WARMUP]
+    store = open_store(location)
+    embedder = make_embedder("minilm")
+    settings = load_settings(worker="none", embedder="minilm")
+    mem = Memory(store=store, agent=backends.AGENT, settings=settings, embedder=embedder, llm=None)
+    mem.recall(asked[0], limit=10)
+    _wait_for_index(store)
+    for q in warm + asked:  # word counts cached; the text recall embeds is cached too
+        mem.recall(q, limit=10)
+    vectors: dict[str, Any] = {}
+    embed = embedder.embed_query
+
+    def stored(text: str) -> Any:
+        if text not in vectors:
+            vectors[text] = embed(text)
+        return vectors[text]
+
+    embedder.embed_query = stored  # type: ignore[method-assign]
+    for q in asked:
+        mem.recall(q, limit=10)
+    mem.searcher.concurrent = False
+    spent: dict[str, float] = {}
+
+    def timed(name: str, fn: Any) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            began = time.thread_time()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                spent[name] = spent.get(name, 0.0) + (time.thread_time() - began) * 1000
+
+        return call
+
+    store.keyword_search = timed("keyword", store.keyword_search)  # type: ignore[method-assign]
+    store.vector_search = timed("vector", store.vector_search)  # type: ignore[method-assign]
+    load_start = backends.load_avg()
+    per_question: dict[str, list[tuple[float, float, float]]] = {q: [] for q in asked}
+    for _ in range(rounds):
+        for q in asked:
+            spent.clear()
+            began = time.thread_time()
+            mem.recall(q, limit=10)
+            total = (time.thread_time() - began) * 1000
+            per_question[q].append((total, spent.get("keyword", 0.0), spent.get("vector", 0.0)))
+    load_end = backends.load_avg()
+    medians = {q: np.median(np.array(v), axis=0) for q, v in per_question.items()}
+    columns = np.array(list(medians.values()))
+    out: dict[str, Any] = {"load": {"start": load_start, "end": load_end}, "questions": len(asked)}
+    for i, name in enumerate(("recall", "keyword", "vector")):
+        out[name] = {f"p{p}": round(float(np.percentile(columns[:, i], p)), 2) for p in (50, 95, 99)}
+    ranked = sorted(medians.items(), key=lambda item: -item[1][0])[:slowest]
+    out["slowest"] = [[q, *(round(float(x), 2) for x in m)] for q, m in ranked]
     mem.close()
     store.close()
     return out
@@ -395,6 +465,10 @@ def main() -> None:
     p = sub.add_parser("reads")
     p.add_argument("location")
     p.add_argument("queries", type=int)
+    p = sub.add_parser("own", help="recall()'s own CPU (SQLite): query vectors from memory, no search threads")
+    p.add_argument("location")
+    p.add_argument("queries", type=int)
+    p.add_argument("--rounds", type=int, default=3)
     p = sub.add_parser("budgets", help="keyword budgets of the vector-ranked path: answers found, time")
     p.add_argument("location")
     p.add_argument("variants", nargs="+", help="BUDGET:NEWEST, e.g. 2000:4000 5000:10000")
@@ -413,6 +487,8 @@ def main() -> None:
         print(json.dumps(build(args.location, args.size)))
     elif args.command == "reads":
         print(json.dumps(reads(args.location, args.queries)))
+    elif args.command == "own":
+        print(json.dumps(own(args.location, args.queries, args.rounds)))
     elif args.command == "cells":
         specs = _pairs(parser, args.variants, float, "FACTOR:SHARE (numbers), e.g. 6:0.015")
         for row in cells(args.location, args.queries, specs, args.rows):
