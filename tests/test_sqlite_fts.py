@@ -269,6 +269,9 @@ def test_matches_ranked_by_their_vectors_keep_a_time_range_by_the_times_kept_wit
         Scope(kinds=("message",), since=T0 + timedelta(hours=5)),
     ):
         assert sorted(ranked(scope)) == found(store, "a", "owls weather", scope)
+    # a range with no message at all is answered by an index probe: no word is counted, nothing searched
+    words.distinctive = _never  # type: ignore[method-assign,assignment]
+    assert ranked(Scope(kinds=("message",), since=T0 + timedelta(hours=5))) == []
 
 
 def test_word_counts_stop_at_what_the_rules_need_and_are_taken_again_when_more_is_needed(

@@ -203,6 +203,12 @@ def _time_range(sql: str, params: list[Any], column: str, scope: Scope) -> tuple
     return sql, params
 
 
+def _any_message_between(conn: sqlite3.Connection, agent_id: int, scope: Scope) -> bool:
+    """Whether the agent holds a message created within the scope's time range (``messages_agent_created``)."""
+    sql, params = _time_range("SELECT 1 FROM messages m WHERE m.agent_id = ?", [agent_id], "m.created_at", scope)
+    return conn.execute(sql + " LIMIT 1", params).fetchone() is not None
+
+
 def _with_metadata(sql: str, params: list[Any], alias: str, scope: Scope) -> tuple[str, list[Any]]:
     if not scope.metadata:
         return sql, params
@@ -271,6 +277,8 @@ class SQLiteSearch(SQLiteHost):
         # (which reads each one's size and counts every query word's messages: ~10 ms at 1M).
         plan: KeywordPlan | None = None
         if thread_id is None and scope.user is None:
+            if (scope.since is not None or scope.until is not None) and not _any_message_between(conn, agent_id, scope):
+                return []  # a time range of the whole agent with no message in it (an index probe, not a search)
             plan = self._common_words.distinctive(conn, agent_id, terms, by_vector=query_vector is not None)
             if not plan.choose:
                 return []
