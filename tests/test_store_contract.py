@@ -1146,6 +1146,36 @@ def test_window_cut_inside_a_tool_group_sends_no_orphan_results(store_url: str, 
             assert_tool_integrity(out, m.history("t"))
 
 
+def test_context_never_sends_a_message_twice_when_a_shorter_recall_leaves_room_for_it(mem: Memory) -> None:
+    """context() fits the window once, then again with the turns the budget left out recallable. The second
+    pass may choose shorter recalled items (a long one no longer fits after them), so the window keeps more
+    turns, one of them also recalled: that turn must then be left out of the recalled items. Found by
+    test_context_fits_any_budget; here at the budgets where it happened."""
+    m = mem.for_agent(f"twice-{uuid.uuid4().hex}")
+
+    def filler(n: int, start: int) -> list[dict[str, Any]]:
+        return [
+            {"role": "user", "content": f"other words number {i} " * 3, "user": "alice"}
+            if i % 2 == 0
+            else {"role": "assistant", "content": f"other words number {i} " * 3}
+            for i in range(start, start + n)
+        ]
+
+    m.add_messages(
+        "past", [{"role": "user", "content": "tea " + " ".join(f"word{i}" for i in range(40)), "user": "alice"}]
+    )
+    tea = [{"role": "user", "content": "tea", "user": "alice"}, {"role": "assistant", "content": "tea please"}]
+    m.add_messages("t", filler(10, 0) + tea + filler(28, 100))
+    rebuilt = 0
+    for budget in range(600, 760, 3):
+        ctx = m.context("t", budget=budget, query="tea", user="alice")
+        sent = {msg.id for msg in ctx.messages}
+        recalled = {h.message_id for h in ctx.recalled if h.kind == "message"}
+        assert not recalled & sent, f"budget {budget}: a message is sent twice"
+        rebuilt += bool(ctx.dropped_messages and ctx.recalled)  # fitted twice: turns left out, items recalled
+    assert rebuilt
+
+
 # -- property: random conversations and budgets -----------------------------------------------------
 _CHARS = st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00")
 _WORDS = ["tea", "passport", "running", "dogs", "Paris", "café", "日本語", "weather", "order", "42", "🙂", "the"]

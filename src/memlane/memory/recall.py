@@ -237,7 +237,17 @@ class RecallMixin(MemoryBase):
             s.from_seq is not None and s.from_seq >= first and (kept is None or s.from_seq < kept) for s in summaries
         )  # a summary left out as repeating the window, whose messages the budget then left out too
         if (hits and ctx.dropped_messages) or skipped:
-            ctx = build({m.id for m in ctx.messages}, kept)
+            # The recalled items chosen now may take fewer tokens than before (a short one may now come
+            # first and a long one no longer fit), so the window may keep more of its turns, one of them
+            # recalled too: those are excluded in turn until none is shown twice (each round excludes at
+            # least one more hit, so this ends).
+            exclude = {m.id for m in ctx.messages}
+            for _ in range(len(hits) + 1):
+                ctx = build(exclude, kept)
+                shown = {m.id for m in ctx.messages}
+                if not any(h.message_id in shown for h in ctx.recalled):
+                    break
+                exclude |= shown
         if ctx.facts:
             self.store.touch_facts(self.agent, [f.id for f in ctx.facts], self._now())
         return ctx
