@@ -161,12 +161,9 @@ def reads(location: str, queries: int) -> dict[str, Any]:
     return out
 
 
-def own(location: str, queries: int, rounds: int = 3, slowest: int = 10) -> dict[str, Any]:
-    """memlane's own CPU per whole-agent ``recall()`` (SQLite): every query's vector embedded once beforehand
-    and served from memory, the retrievers one after another on the calling thread (no search threads),
-    so the thread CPU of a recall is its own work alone (and its wall time, which on PostgreSQL includes the
-    server's work); ``rounds`` rounds of the questions, the median per question; with the keyword and vector
-    searches' parts (thread CPU) and the ``slowest`` questions (by thread CPU)."""
+def _warmed(location: str, queries: int) -> tuple[list[str], Any, Any, Any]:
+    """(the questions to ask, the store, the MiniLM embedder, a ``Memory`` over the store) after the index
+    is built and every question and ``WARMUP`` others were asked once: word counts and query vectors cached."""
     from memlane import Memory, load_settings
     from memlane.embeddings import make_embedder
     from memlane.store import open_store
@@ -181,8 +178,18 @@ def own(location: str, queries: int, rounds: int = 3, slowest: int = 10) -> dict
     mem = Memory(store=store, agent=backends.AGENT, settings=settings, embedder=embedder, llm=None)
     mem.recall(asked[0], limit=10)
     _wait_for_index(store)
-    for q in warm + asked:  # word counts cached; the text recall embeds is cached too
+    for q in warm + asked:
         mem.recall(q, limit=10)
+    return asked, store, embedder, mem
+
+
+def own(location: str, queries: int, rounds: int = 3, slowest: int = 10) -> dict[str, Any]:
+    """memlane's own CPU per whole-agent ``recall()`` (SQLite): every query's vector embedded once beforehand
+    and served from memory, the retrievers one after another on the calling thread (no search threads),
+    so the thread CPU of a recall is its own work alone (and its wall time, which on PostgreSQL includes the
+    server's work); ``rounds`` rounds of the questions, the median per question; with the keyword and vector
+    searches' parts (thread CPU) and the ``slowest`` questions (by thread CPU)."""
+    asked, store, embedder, mem = _warmed(location, queries)
     vectors: dict[str, Any] = {}
     embed = embedder.embed_query
 
@@ -236,23 +243,9 @@ def budgets(location: str, queries: int, variants: list[tuple[int, int]]) -> lis
     """The keyword half of a whole-agent search ranked by vectors (SQLite), per (postings budget, newest
     ranked): the share of questions whose answer turn ``recall()`` shows in its top 10, and the time of
     ``keyword_search`` alone (the query's vector given, word counts cached; two rounds, variants in turn)."""
-    from memlane import Memory, load_settings
-    from memlane.embeddings import make_embedder
-    from memlane.store import open_store
     from memlane.store.base import Scope
 
-    _, questions = backends.locomo()
-    rng = random.Random(SEED)
-    rng.shuffle(questions)
-    asked, warm = questions[:queries], questions[queries : queries + WARMUP]
-    store = open_store(location)
-    embedder = make_embedder("minilm")
-    settings = load_settings(worker="none", embedder="minilm")
-    mem = Memory(store=store, agent=backends.AGENT, settings=settings, embedder=embedder, llm=None)
-    mem.recall(asked[0], limit=10)
-    _wait_for_index(store)
-    for q in warm + asked:  # word counts and query vectors cached: the variants differ in ranking only
-        mem.recall(q, limit=10)
+    asked, store, embedder, mem = _warmed(location, queries)  # the variants differ in ranking only
     vectors = {q: np.asarray(embedder.embed_query(q), dtype=np.float32) for q in asked}
     evidence = evidence_texts()
     words = store._common_words  # type: ignore[attr-defined]

@@ -25,7 +25,7 @@ from .._common import (
     summary_from_row,
     unchanged,
 )
-from ..base import FactFilter
+from ..base import FactFilter, Scope
 
 if TYPE_CHECKING:
     from .search import CommonWords
@@ -203,8 +203,7 @@ class SQLiteHost:
             agent_id: int,
             ids: np.ndarray,
             query: np.ndarray,
-            since: float | None = None,
-            until: float | None = None,
+            span: Scope | None = None,
         ) -> np.ndarray | None: ...
         def _put_vectors(
             self,

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Sequence
-from datetime import datetime
 from typing import Any
 
 import numpy as np
@@ -30,7 +29,7 @@ from .common import (
     summary_row,
     summary_visibility,
 )
-from .vectors import KIND_CODES, AgentVectors, member, top_k, top_k_rows, top_k_scored
+from .vectors import KIND_CODES, AgentVectors, member, top_k, top_k_rows, top_k_scored, within
 
 __all__ = ["SQLiteEmbeddings"]
 
@@ -209,7 +208,7 @@ class SQLiteEmbeddings(SQLiteHost):
             if vectors.ivf is not None and not self.exact_vectors and _broad(scope):
                 span = None  # the rows of the scope's time range, if it has one
                 if scope.since is not None or scope.until is not None:
-                    span = vectors.rows_between(_seconds(scope.since), _seconds(scope.until))
+                    span = vectors.rows_between(*time_range(scope))
                 if span is not None and len(span) <= max(limit, vectors.size * self._vectors.ann_probes):
                     # A range holding no more rows than the index would scan: search exactly what it holds.
                     found = self._top_in(conn, agent, agent_id, vectors, scope, span, query, limit)
@@ -253,12 +252,11 @@ class SQLiteEmbeddings(SQLiteHost):
         agent_id: int,
         ids: np.ndarray,
         query: np.ndarray,
-        since: float | None = None,
-        until: float | None = None,
+        span: Scope | None = None,
     ) -> np.ndarray | None:
         """Cosine of each of the agent's messages ``ids`` to ``query``, from the vectors in memory (NaN for a
-        message without a vector, -inf for one created outside ``since``..``until``, POSIX seconds, the end
-        excluded); None when the store holds no vectors of the query's dimension."""
+        message without a vector, -inf for one created outside ``span``'s time range); None when the store
+        holds no vectors of the query's dimension."""
         dim_row = conn.execute("SELECT value FROM meta WHERE key = 'embedding_dim'").fetchone()
         if dim_row is None or query.shape != (int(dim_row[0]),):
             return None
@@ -272,14 +270,8 @@ class SQLiteEmbeddings(SQLiteHost):
         order = np.argsort(rows[where], kind="stable")
         picked = np.take(matrix, rows[where][order], axis=0)
         scores[where[order]] = np.einsum("ij,j->i", picked, np.asarray(query, dtype=np.float32))
-        if since is not None or until is not None:
-            created = vectors.created[rows[held]]  # the message's own time, kept with its vector
-            outside = np.zeros(len(created), dtype=bool)
-            if since is not None:
-                outside |= created < since
-            if until is not None:
-                outside |= created >= until
-            scores[np.flatnonzero(held)[outside]] = -np.inf
+        if span is not None:  # the message's own time is kept with its vector
+            scores[where[~within(vectors.created[rows[where]], *time_range(span))]] = -np.inf
         return scores
 
     def wait_for_vector_indexes(self, timeout: float | None = None) -> None:
@@ -332,10 +324,8 @@ class SQLiteEmbeddings(SQLiteHost):
             mask &= convo | member(item_ids, facts)
         if scope.metadata:
             mask &= self._metadata_mask(conn, agent_id, kinds, item_ids, scope)
-        if scope.since is not None:
-            mask &= column(vectors.created) >= scope.since.timestamp()
-        if scope.until is not None:
-            mask &= column(vectors.created) < scope.until.timestamp()
+        if scope.since is not None or scope.until is not None:
+            mask &= within(column(vectors.created), *time_range(scope))
         return mask
 
     def _metadata_mask(
@@ -360,8 +350,12 @@ class SQLiteEmbeddings(SQLiteHost):
         return allowed
 
 
-def _seconds(moment: datetime | None) -> float | None:
-    return None if moment is None else moment.timestamp()
+def time_range(scope: Scope) -> tuple[float | None, float | None]:
+    """The scope's ``since`` and ``until`` in POSIX seconds (None: unbounded)."""
+    return (
+        None if scope.since is None else scope.since.timestamp(),
+        None if scope.until is None else scope.until.timestamp(),
+    )
 
 
 def _broad(scope: Scope) -> bool:

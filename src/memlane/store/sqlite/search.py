@@ -380,12 +380,8 @@ class SQLiteSearch(SQLiteHost):
         if not joined:
             return []
         ids = np.fromstring(joined, dtype=np.int64, sep=",")  # text mode: ~6x np.array(joined.split(","))
-        since = until = None
-        if span is not None:
-            since = None if span.since is None else span.since.timestamp()
-            until = None if span.until is None else span.until.timestamp()
         query = np.asarray(query_vector(), dtype=np.float32)
-        scores = self._message_cosines(conn, agent_id, ids, query, since, until)
+        scores = self._message_cosines(conn, agent_id, ids, query, span)
         if scores is None or np.isnan(scores).all():  # no vectors to rank by (e.g. an embedder added later)
             return None
         if span is not None:

@@ -33,7 +33,7 @@ from .ivf import IvfIndex, build_ivf
 
 log = logging.getLogger(__name__)
 
-__all__ = ["KIND_CODES", "AgentVectors", "VectorCache", "member", "top_k", "top_k_rows", "top_k_scored"]
+__all__ = ["KIND_CODES", "AgentVectors", "VectorCache", "member", "top_k", "top_k_rows", "top_k_scored", "within"]
 
 KIND_CODES = {"message": 0, "fact": 1, "summary": 2}
 _COLUMNS = ("matrix", "kinds", "item_ids", "thread_ids", "created")  # the per-row arrays of AgentVectors
@@ -143,13 +143,7 @@ class AgentVectors:
         high = len(times) if until is None else int(np.searchsorted(times, until, side="left"))
         found = rows[low:high] if high > low else rows[:0]
         if covered < n:
-            tail = self.created[covered:n]
-            keep = np.ones(len(tail), dtype=bool)
-            if since is not None:
-                keep &= tail >= since
-            if until is not None:
-                keep &= tail < until
-            found = np.concatenate([found, covered + np.flatnonzero(keep)])
+            found = np.concatenate([found, covered + np.flatnonzero(within(self.created[covered:n], since, until))])
         return found
 
     def _sorted_messages(self, start: int, end: int) -> tuple[np.ndarray, np.ndarray]:
@@ -211,6 +205,16 @@ class _IdLookup:
         elif self.sorted_ids is not None and self.sorted_rows is not None:
             _find(self.sorted_ids, self.sorted_rows, ids, out)
         return out
+
+
+def within(times: np.ndarray, since: float | None, until: float | None) -> np.ndarray:
+    """Which ``times`` (POSIX seconds) are at ``since`` or later and before ``until`` (None: unbounded)."""
+    keep = np.ones(len(times), dtype=bool)
+    if since is not None:
+        keep &= times >= since
+    if until is not None:
+        keep &= times < until
+    return keep
 
 
 def _find(sorted_ids: np.ndarray, sorted_rows: np.ndarray, ids: np.ndarray, out: np.ndarray) -> None:
