@@ -144,10 +144,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--passes", type=int, default=3, help="times every question is asked")
     parser.add_argument("--sequential", action="store_true", help="no search threads: retrievers one by one")
     parser.add_argument("--pyinstrument", action="store_true", help="also print a pyinstrument call tree")
+    parser.add_argument("--live", action="store_true", help="embed every question for real (the cache off)")
     args = parser.parse_args(argv)
     conversations = load_conversations(DEFAULT_DATA)[: args.conversations]
     with tempfile.TemporaryDirectory(prefix="memlane-steps-") as tmp:
-        system = Memlane(Path(tmp), embedders(conversations)["stored"])
+        system = Memlane(Path(tmp), embedders(conversations)["live" if args.live else "stored"])
         ingest(system, conversations, BATCHES[-1])
         asked = [(c, q.text) for c in conversations for q in questions(c)]
         for conv, text in asked:  # warm: connections, page cache, the search threads

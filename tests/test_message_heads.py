@@ -6,13 +6,14 @@ The ``mem`` fixture runs every test once per backend in ``conftest.BACKENDS``.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 
-from memlane import Memory
+from memlane import Memory, load_settings
 from memlane.retrieval import get_preset
 from memlane.retrieval.rerank import Ranked
 from memlane.store.base import Candidate, Store
@@ -142,3 +143,63 @@ def test_windows_built_a_chunk_at_a_time_still_fill_the_limit(mem: Memory, monke
     shown = [i for h in hits for i in h.message_ids]
     assert len(shown) == len(set(shown)) == 12  # four windows of three turns, none shown twice
     assert len(calls) >= 2  # a second chunk was needed
+
+
+def test_the_calling_thread_reads_ahead_while_the_vector_search_runs(
+    store_url: str, clock: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The keyword search runs on the calling thread, the vector search (which waits for the query's embedding)
+    on another. While that one still runs, the calling thread reads the keyword candidates' records and the
+    windows of the best of them; the results are those of the searches one after another, and what was read
+    ahead is not read again."""
+    settings = load_settings(embedder="fake", worker="none")
+    with Memory(store_url, agent="agent-a", clock=clock, settings=settings) as mem:
+        texts = [f"turn {i} about the garden roses" if i % 5 == 0 else f"turn {i} small talk" for i in range(50)]
+        mem.add_messages("t", _items(texts))
+        assert mem.searcher.concurrent
+        store = mem.store
+        read_ahead = threading.Event()
+        vector_done = threading.Event()
+        vector = mem.searcher.retrievers["vector"]
+
+        def slow_vector(*args: Any) -> list[Candidate]:
+            read_ahead.wait(10)  # as a query's embedding would take a while (bounded: fails, never hangs)
+            try:
+                return vector(*args)
+            finally:
+                vector_done.set()
+
+        windows: list[tuple[bool, list[int]]] = []  # (while the vector search ran, anchors)
+        read_in_full: list[int] = []
+        real_windows, real_get = store.message_windows, store.get_messages
+
+        def message_windows(agent: str, ids: Any, **kwargs: Any) -> list[Message]:
+            windows.append((not vector_done.is_set(), list(ids)))
+            found = real_windows(agent, ids, **kwargs)
+            read_ahead.set()
+            return found
+
+        def get_messages(agent: str, ids: Any) -> list[Message]:
+            read_in_full.extend(ids)
+            return real_get(agent, ids)
+
+        monkeypatch.setattr(store, "message_windows", message_windows)
+        monkeypatch.setattr(store, "get_messages", get_messages)
+        mem.searcher.retrievers["vector"] = slow_vector
+        ahead = mem.recall("what about the garden roses?", limit=4)
+        ahead_windows, ahead_full = list(windows), list(read_in_full)
+        mem.searcher.concurrent = False
+        read_ahead.set()
+        plain = mem.recall("what about the garden roses?", limit=4)
+
+    def shown(hits: list[Any]) -> list[tuple[Any, ...]]:
+        return [(h.kind, h.id, round(h.score, 9), h.message_ids, h.text) for h in hits]
+
+    assert len(ahead) == 4 and shown(ahead) == shown(plain)
+    assert ahead_windows and ahead_windows[0][0]  # read while the vector search still ran ...
+    first = ahead_windows[0][1]
+    assert len(first) == 6  # the first chunk of a search for 4: the 6 best keyword matches
+    assert not set(first) & {i for _, ids in ahead_windows[1:] for i in ids}  # ... and not asked again
+    kept = {i for h in ahead for i in h.message_ids}
+    assert kept & set(first)
+    assert not set(ahead_full) & set(first)  # the windows' turns came in full: not read again to be shown

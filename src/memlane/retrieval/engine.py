@@ -12,15 +12,17 @@
 3. The lists are fused (:mod:`.fusion`), the records loaded, boosts applied (:mod:`.rerank`), near-copies
    dropped, and message hits widened into context windows (:mod:`.windows`). Messages are ranked and
    windowed by their light part (:class:`~memlane.types.MessageHead`: place, speaker, time, size); only
-   the turns finally shown are read in full (a few dozen of the ~150 candidates a recall ranks).
+   the turns finally shown are read in full (a few dozen of the ~150 candidates a recall ranks), and
+   those of the windows the calling thread reads ahead while the other searches still run (the first
+   search's best candidates' windows: the turns a recall shows, mostly, see ``Searcher._retrieve``).
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any, TypeVar
@@ -44,6 +46,10 @@ OPTIONAL_RETRIEVERS = frozenset({"vector"})
 Retriever = Callable[[str, str, Scope, int], list[Candidate]]
 
 T = TypeVar("T")
+Record = Message | MessageHead | Fact | Summary
+#: Records read for a search, by kind and id.
+Records = dict[str, dict[int, Record]]
+KINDS = ("message", "fact", "summary")
 _POOL_SIZE = 4  # the searches of one recall: two retrievers, twice with a time range
 _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
@@ -93,20 +99,20 @@ class Searcher:
             if narrowed is None:
                 return []
             scope, when = narrowed, None
-        pool = config.pool_size(limit)
         scopes = [scope]
         if when is not None:
             inside = _narrow(scope, when)
             if inside is not None:
                 scopes.append(inside)
+        # Near-copies are found by their words: with dedup on, messages are read in full from the start.
+        read = _Read(full=config.dedup_similarity < 1.0)
         lists: dict[str, list[Candidate]] = {}
-        for name, found in self._retrieve(agent, text, scopes, pool, config):
+        for name, found in self._retrieve(agent, text, scopes, limit, config, read):
             lists[name] = _union(lists[name], found) if name in lists else found
         if not lists:
             return []
         fused = self._fuse(lists, config)
-        # Near-copies are found by their words: with dedup on, messages are read in full from the start.
-        ranked = self._load(agent, fused, full=config.dedup_similarity < 1.0)
+        ranked = self._load(agent, fused, full=read.full, records=read.records)
         ranked = rerank.boost_speaker(ranked, rerank.query_words(query), config.speaker_boost, scope.user)
         ranked = rerank.boost_time(ranked, when, config.time_boost, config.time_slack_days)
         ranked = rerank.boost_recency(ranked, now, config.recency_weight, config.recency_half_life_days)
@@ -117,14 +123,24 @@ class Searcher:
             ranked, config.neighbour_boost, config.neighbour_radius, config.neighbour_decay
         )
         if config.window_before or config.window_after:
-            return self._windows(agent, ranked, limit, config, scope)
+            return self._windows(agent, ranked, limit, config, scope, read)
         return self._show(agent, ranked[:limit])
 
     # -- steps --------------------------------------------------------------------------------------
     def _retrieve(
-        self, agent: str, text: str, scopes: Sequence[Scope], pool: int, config: SearchConfig
+        self, agent: str, text: str, scopes: Sequence[Scope], limit: int, config: SearchConfig, read: _Read
     ) -> list[tuple[str, list[Candidate]]]:
-        """Each configured retriever's candidates in each scope, in config order (scopes inner)."""
+        """Each configured retriever's candidates for a search of ``limit`` results in each scope, in config
+        order (scopes inner).
+
+        With concurrent reads, the first search runs on this thread, the others on the pool. While they still
+        run (the vector search waits for the query's embedding, ~8 ms of a small store's ~14), this thread
+        reads ahead, into ``read``, what the rest of the search would read after them: the first search's
+        records, then the windows of its best candidates. Only this thread reads ahead (measured: the search
+        threads reading their own candidates' records made a recall slower, as two threads building records
+        at once wait for each other's turn with the interpreter).
+        """
+        pool = config.pool_size(limit)
         calls: list[tuple[str, Callable[[], list[Candidate]]]] = []
         for name in config.retrievers:
             retriever = self.retrievers.get(name)
@@ -133,8 +149,63 @@ class Searcher:
                     continue  # e.g. no embedder configured: search with what there is
                 raise ConfigError(f"search config {config.name!r} uses unknown retriever {name!r}")
             calls += [(name, partial(retriever, agent, text, scope, pool)) for scope in scopes]
-        results = self._all([call for _, call in calls])
+        if not self.concurrent or len(calls) < 2:
+            return [(name, call()) for name, call in calls]
+        # Every call is waited for (so none outlives a failure of another) and the first failure is raised.
+        futures = [_shared_pool().submit(call) for _, call in calls[1:]]
+
+        def waiting() -> bool:
+            return not all(future.done() for future in futures)
+
+        try:
+            first = calls[0][1]()
+            if waiting():
+                self._read_records(agent, first, read.full, read.records)
+                if (config.window_before or config.window_after) and waiting():
+                    self._read_windows(agent, first[: _first_chunk(limit)], config, scopes[0], read)
+        finally:
+            for future in futures:
+                future.exception()  # waits
+        results = [first, *(future.result() for future in futures)]
         return [(name, found) for (name, _), found in zip(calls, results, strict=True)]
+
+    def _read_windows(
+        self, agent: str, found: Sequence[Candidate], config: SearchConfig, scope: Scope, read: _Read
+    ) -> None:
+        """Read in full the windows (the turns of ``scope`` around them, and themselves) of the message
+        candidates of ``found`` that ``read`` holds."""
+        records = read.records["message"]
+        anchors = [c.id for c in found if c.kind == "message" and c.id in records]
+        if not anchors:
+            return
+        before, after = config.window_before, config.window_after
+        for m in self.store.message_windows(agent, anchors, before=before, after=after):
+            if _in_time(m.created_at, scope):
+                read.turns[(m.thread, m.seq)] = m
+                # A candidate's record, should it be one (of this list or another): read in full, it is not
+                # read again to be ranked or shown. A turn that is no candidate is never looked up there.
+                records[m.id] = m
+        read.windowed.update(anchors)
+
+    def _read_records(self, agent: str, found: Sequence[Candidate], full: bool, records: Records) -> Records:
+        """Add to ``records`` those of the candidates it lacks (a store call per kind, at the same time if
+        the store allows it)."""
+        ids: dict[str, list[int]] = {kind: [] for kind in KINDS}
+        for cand in found:
+            if cand.id not in records[cand.kind]:
+                ids[cand.kind].append(cand.id)
+        kinds = [kind for kind in KINDS if ids[kind]]
+        loaded = self._all([partial(self._getter(kind, full), agent, ids[kind]) for kind in kinds])
+        for kind, items in zip(kinds, loaded, strict=True):
+            kept = records[kind]
+            for item in items:
+                kept[item.id] = item
+        return records
+
+    def _getter(self, kind: str, full: bool) -> Callable[[str, Sequence[int]], Sequence[Record]]:
+        if kind == "message":
+            return self.store.get_messages if full else self.store.message_heads
+        return self.store.get_facts if kind == "fact" else self.store.get_summaries
 
     def _all(self, calls: Sequence[Callable[[], T]]) -> list[T]:
         """The calls' results in order: at the same time if the store allows it, else one by one."""
@@ -168,22 +239,12 @@ class Searcher:
             return linear(lists, weights=config.weights, normalize=normalize, coverage=config.keyword_coverage)
         return rrf(lists, k=config.rrf_k, weights=config.weights)
 
-    def _load(self, agent: str, fused: Sequence[Candidate], *, full: bool = False) -> list[Ranked]:
-        """The candidates with their records, messages as their heads unless ``full`` (an item deleted
-        meanwhile is skipped)."""
-        ids: dict[str, list[int]] = {"message": [], "fact": [], "summary": []}
-        for cand in fused:
-            ids[cand.kind].append(cand.id)
-        getters: dict[str, Callable[[str, Sequence[int]], Sequence[Message | MessageHead | Fact | Summary]]] = {
-            "message": self.store.get_messages if full else self.store.message_heads,
-            "fact": self.store.get_facts,
-            "summary": self.store.get_summaries,
-        }
-        kinds = [kind for kind in getters if ids[kind]]
-        loaded = self._all([partial(getters[kind], agent, ids[kind]) for kind in kinds])
-        records: dict[str, dict[int, Message | MessageHead | Fact | Summary]] = {kind: {} for kind in getters}
-        for kind, items in zip(kinds, loaded, strict=True):
-            records[kind] = {item.id: item for item in items}
+    def _load(
+        self, agent: str, fused: Sequence[Candidate], *, full: bool = False, records: Records | None = None
+    ) -> list[Ranked]:
+        """The candidates with their records (those ``records`` lacks are read), messages as their heads
+        unless ``full``; an item deleted meanwhile is skipped."""
+        records = self._read_records(agent, fused, full, records or {kind: {} for kind in KINDS})
         return [
             Ranked(c.kind, c.id, c.score, c.source, item)
             for c in fused
@@ -211,7 +272,15 @@ class Searcher:
             out.append(Found(r.kind, r.id, r.score, r.source, item, window))
         return out
 
-    def _windows(self, agent: str, ranked: list[Ranked], limit: int, config: SearchConfig, scope: Scope) -> list[Found]:
+    def _windows(
+        self,
+        agent: str,
+        ranked: list[Ranked],
+        limit: int,
+        config: SearchConfig,
+        scope: Scope,
+        read: _Read | None = None,
+    ) -> list[Found]:
         """Widen message hits into windows, merging overlaps, until ``limit`` hits are filled; then the
         shown turns are read in full."""
         before, after = config.window_before, config.window_after
@@ -219,20 +288,22 @@ class Searcher:
         # thread, in the scope); the store is asked only for the windows that still miss a turn, and
         # only for the turns of those windows not known yet.
         bounded = scope.since is not None or scope.until is not None
-        nearby = {
-            (f.item.thread, f.item.seq): f.item
+        nearby: dict[tuple[str, int], Message | MessageHead] = dict(read.turns) if read is not None else {}
+        nearby.update(
+            ((f.item.thread, f.item.seq), f.item)
             for f in ranked
             if isinstance(f.item, MESSAGE_ITEMS) and (not bounded or _in_time(f.item.created_at, scope))
-        }
+        )
+        windowed = read.windowed if read is not None else set()
         merge = WindowMerge[Ranked](limit, config.window_merge_max_tokens)
         # Windows are built a chunk of hits at a time (a store call per chunk at most), only until ``limit`` hits
         # are filled: merging makes that take a few more hits than ``limit`` (on LoCoMo, 31 for 25 at the
         # median), so the first chunk is a quarter larger and the next ones small.
-        start, step = 0, limit + limit // 4 + 1
+        start, step = 0, _first_chunk(limit)
         while start < len(ranked) and not merge.full:
             batch = ranked[start : start + step]
             start, step = start + step, max(limit // 4, 4)
-            self._fetch_windows(agent, batch, nearby, before, after, scope)
+            self._fetch_windows(agent, batch, nearby, before, after, scope, windowed)
             for f in batch:
                 if merge.full:
                     break
@@ -255,11 +326,16 @@ class Searcher:
         before: int,
         after: int,
         scope: Scope,
+        windowed: Collection[int] = (),
     ) -> None:
         """Add to ``nearby`` the turns in the scope of the batch's windows that it misses (one store call,
-        none when every window is known)."""
+        none when every window is known or was read already: ``windowed``, anchor ids)."""
         missing = [
-            f.item for f in batch if isinstance(f.item, MESSAGE_ITEMS) and not _covered(f.item, nearby, before, after)
+            f.item
+            for f in batch
+            if isinstance(f.item, MESSAGE_ITEMS)
+            and f.item.id not in windowed
+            and not _covered(f.item, nearby, before, after)
         ]
         if not missing:
             return
@@ -273,6 +349,24 @@ class Searcher:
         for m in self.store.message_windows(agent, ids, before=before, after=after, skip=have):
             if _in_time(m.created_at, scope):
                 nearby[(m.thread, m.seq)] = m
+
+
+@dataclass
+class _Read:
+    """What one search has read of the store before it ranks: the candidates' records by kind and id
+    (messages as heads unless ``full``), and turns read in full ahead of the windows, by (thread, seq),
+    with the ids of the anchors whose whole windows they hold."""
+
+    full: bool = False
+    records: Records = field(default_factory=lambda: {kind: {} for kind in KINDS})
+    turns: dict[tuple[str, int], Message] = field(default_factory=dict)
+    windowed: set[int] = field(default_factory=set)
+
+
+def _first_chunk(limit: int) -> int:
+    """How many hits the windows are first built for: merging makes a search take a few more hits than
+    ``limit`` (on LoCoMo, 31 for 25 at the median), so a quarter more."""
+    return limit + limit // 4 + 1
 
 
 def _narrow(scope: Scope, when: TimeRange) -> Scope | None:
