@@ -136,9 +136,10 @@ class Searcher:
         With concurrent reads, the first search runs on this thread, the others on the pool. While they still
         run (the vector search waits for the query's embedding, ~8 ms of a small store's ~14), this thread
         reads ahead, into ``read``, what the rest of the search would read after them: the first search's
-        records, then the windows of its best candidates. Only this thread reads ahead (measured: the search
-        threads reading their own candidates' records made a recall slower, as two threads building records
-        at once wait for each other's turn with the interpreter).
+        records, then the windows of its candidates, best first, a chunk at a time until the others are done.
+        Only this thread reads ahead (measured: the search threads reading their own candidates' records made
+        a recall slower, as two threads building records at once wait for each other's turn with the
+        interpreter).
         """
         pool = config.pool_size(limit)
         calls: list[tuple[str, Callable[[], list[Candidate]]]] = []
@@ -161,8 +162,12 @@ class Searcher:
             first = calls[0][1]()
             if waiting():
                 self._read_records(agent, first, read.full, read.records)
-                if (config.window_before or config.window_after) and waiting():
-                    self._read_windows(agent, first[: _first_chunk(limit)], config, scopes[0], read)
+                if config.window_before or config.window_after:
+                    step = _first_chunk(limit)  # the chunks the windows are built in: best first
+                    for start in range(0, len(first), step):
+                        if not waiting():
+                            break
+                        self._read_windows(agent, first[start : start + step], config, scopes[0], read)
         finally:
             for future in futures:
                 future.exception()  # waits
