@@ -300,7 +300,8 @@ def cells(location: str, queries: int, variants: list[tuple[float, float]], rows
     for factor, share in variants:
         ivf.cells_for = lambda r, f=factor: max(16, round(f * math.sqrt(r)))  # type: ignore[assignment]
         began = time.perf_counter()
-        order, index = ivf.build_ivf(matrix, is_message, share)
+        per_root = share * math.sqrt(ivf.cells_for(int(is_message.sum())))  # that share of the cells
+        order, index = ivf.build_ivf(matrix, is_message, per_root)
         build_s = time.perf_counter() - began
         reordered = matrix[order]
         where = np.empty(n, dtype=np.int64)

@@ -8,6 +8,7 @@ written after the build found, deletions honoured, scopes still exact, and a bui
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -18,7 +19,7 @@ import pytest
 from memlane.store.base import Scope
 from memlane.store.sqlite import SQLiteStore
 from memlane.store.sqlite import vectors as vectors_module
-from memlane.store.sqlite.ivf import IvfIndex
+from memlane.store.sqlite.ivf import IvfIndex, cells_for
 from memlane.validation import NewFact, new_message
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -151,7 +152,8 @@ def test_a_narrow_time_range_is_searched_exactly_over_the_rows_it_holds(tmp_path
         vectors = clustered(250, seed=40 + h)
         items = [new_message("user", f"hour {h} turn {i}", user="u", created_at=at, max_chars=1000) for i in range(250)]
         s.add_messages("a", f"h{h}", items, [1] * 250, at, vectors=vectors)
-    s._vectors.ann_probes = 0.1  # a range of up to a tenth of the rows is searched exactly
+    # The index scans a tenth of its cells: a range of up to a tenth of the rows is searched exactly.
+    s._vectors.ann_probes = math.sqrt(cells_for(hours * 250)) / 10
     assert indexed(s)
     hour = timedelta(hours=1)
     ranges = [

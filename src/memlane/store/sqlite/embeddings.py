@@ -209,7 +209,9 @@ class SQLiteEmbeddings(SQLiteHost):
                 span = None  # the rows of the scope's time range, if it has one
                 if scope.since is not None or scope.until is not None:
                     span = vectors.rows_between(*time_range(scope))
-                if span is not None and len(span) <= max(limit, vectors.size * self._vectors.ann_probes):
+                # About the rows the index scans: its share of the cells, of the rows.
+                scanned = vectors.size * vectors.ivf.probes / max(1, len(vectors.ivf.centroids))
+                if span is not None and len(span) <= max(limit, scanned):
                     # A range holding no more rows than the index would scan: search exactly what it holds.
                     found = self._top_in(conn, agent, agent_id, vectors, scope, span, query, limit)
                 else:

@@ -245,13 +245,13 @@ class VectorCache:
     """Per-agent vector matrices shared by every thread of a process.
 
     ``ann_min_rows``: agents with at least this many vectors get an approximate index for whole-agent
-    searches (None: never). ``ann_probes``: the share of the index's cells a query scans (more is slower and
-    finds more of the exact top k). An index is rebuilt once the rows added since its build reach a fifth
-    of the rows it covers.
+    searches (None: never). ``ann_probes``: a query scans ``ann_probes`` times the square root of the index's
+    cells (:func:`.ivf.probes_for`; more is slower and finds more of the exact top k). An index is rebuilt
+    once the rows added since its build reach a fifth of the rows it covers.
     """
 
     def __init__(
-        self, max_bytes: int = 2 * 1024**3, ann_min_rows: int | None = 100_000, ann_probes: float = 0.015
+        self, max_bytes: int = 2 * 1024**3, ann_min_rows: int | None = 100_000, ann_probes: float = 0.8
     ) -> None:
         self.max_bytes = max_bytes
         self.ann_min_rows = ann_min_rows
