@@ -68,6 +68,10 @@ class Embedder(ABC):
 
     model: str
     dim: int
+    #: The model runs in this process (no network): a write may embed its last texts while it stores its
+    #: rows, holding its transaction for at most one round of model runs (see ``memlane.memory.base``).
+    #: A remote provider leaves it False: its latency is not to be waited for inside a transaction.
+    in_process: bool = False
 
     def __init__(self, *, batch_size: int = 32, cache_size: int = 4096, concurrency: int = 1) -> None:
         if batch_size < 1:

@@ -39,6 +39,8 @@ class FakeEmbedder(Embedder):
         ConfigError: ``dim`` < 2 (and :class:`Embedder`'s checks).
     """
 
+    in_process = True
+
     def __init__(self, dim: int = 64, *, batch_size: int = 256, cache_size: int = 4096, concurrency: int = 1) -> None:
         if dim < 2:
             raise ConfigError(f"the fake embedder needs dim >= 2, got {dim}")

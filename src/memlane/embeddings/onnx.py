@@ -111,6 +111,8 @@ class OnnxMiniLMEmbedder(Embedder):
         ProviderError: the installed model file fails its sha256 check, or the model cannot run.
     """
 
+    in_process = True
+
     def __init__(
         self,
         *,

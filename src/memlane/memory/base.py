@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import functools
 import inspect
+import os
+import threading
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -70,13 +73,91 @@ class MemoryBase:
     def _embed(self, texts: Sequence[str]) -> np.ndarray | None:
         if self.embedder is None or not texts:
             return None
-        if self.store.get_meta("embedding_model") is None:
-            self.store.set_meta("embedding_model", self.embedder.model)
+        self._note_model(self.embedder)
         return self.embedder.embed(list(texts), "document")
+
+    def _embed_while_writing(self, texts: Sequence[str]) -> Embedding | None:
+        """The vectors of ``texts``, for a write that stores them with its rows (see :class:`Embedding`)."""
+        if self.embedder is None or not texts:
+            return None
+        embedder = self.embedder
+        self._note_model(embedder)
+        items = list(texts)
+        if embedder.in_process and len(items) <= embedder.batch_size * embedder.concurrency * OVERLAP_ROUNDS:
+            under_way = _in_background(embedder.embed, items, "document")
+            if under_way is not None:
+                return Embedding(under_way)
+        return Embedding(embedder.embed(items, "document"))
+
+    def _note_model(self, embedder: Embedder) -> None:
+        if self.store.get_meta("embedding_model") is None:
+            self.store.set_meta("embedding_model", embedder.model)
 
     def _embed_one(self, text: str) -> np.ndarray | None:
         vectors = self._embed([text])
         return None if vectors is None else vectors[0]
+
+
+#: Most rounds of model runs (``batch_size * concurrency`` texts each) a write embeds while it stores its
+#: rows, holding its transaction open meanwhile; a larger write embeds first (see :class:`Embedding`).
+OVERLAP_ROUNDS = 4
+
+
+class Embedding:
+    """The vectors of a write's texts, perhaps still being embedded.
+
+    Storing a message's rows takes ~0.1-0.4 ms on SQLite, embedding its text with the local model several
+    ms. With a model that runs in this process (``Embedder.in_process``), a write of a few texts (at most
+    :data:`OVERLAP_ROUNDS` rounds of model runs: every usual bot write) has them embedded on a helper thread
+    while it stores its rows; inside its transaction it then waits for the vectors, so messages and vectors
+    are still stored together or not at all, and an embedding error rolls the write back. A larger write
+    (an import) embeds first and then writes, so no transaction stays open for long; so does a write with
+    a remote model, whose latency is not to be waited for inside a transaction.
+    """
+
+    def __init__(self, vectors: np.ndarray | Future[np.ndarray]) -> None:
+        self._vectors = vectors
+
+    def rows(self, start: int, end: int) -> Callable[[], np.ndarray]:
+        """A call returning rows ``start:end``, waiting for every row (so an embedding error reaches the
+        first write that asks, before anything is stored)."""
+        return lambda: self.result()[start:end]
+
+    def result(self) -> np.ndarray:
+        """Every row (waiting for them if under way; an embedding error is raised here)."""
+        return self._vectors.result() if isinstance(self._vectors, Future) else self._vectors
+
+
+_HELPERS = 4  # embeddings under way at once on helper threads; a write that finds none free embeds itself
+_helper_slots = threading.BoundedSemaphore(_HELPERS)
+_helper_pool: ThreadPoolExecutor | None = None
+_helper_lock = threading.Lock()
+
+
+def _forget_helpers() -> None:
+    """In a forked child: the parent's helper threads do not exist there, so start anew."""
+    global _helper_slots, _helper_pool, _helper_lock
+    _helper_slots, _helper_pool, _helper_lock = threading.BoundedSemaphore(_HELPERS), None, threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_helpers)
+
+
+def _in_background(fn: Callable[..., np.ndarray], *args: object) -> Future[np.ndarray] | None:
+    """``fn(*args)`` started on a helper thread, or None when every helper is busy."""
+    global _helper_pool
+    if not _helper_slots.acquire(blocking=False):
+        return None
+    try:
+        with _helper_lock:
+            if _helper_pool is None:
+                _helper_pool = ThreadPoolExecutor(_HELPERS, thread_name_prefix="memlane-embed")
+            future = _helper_pool.submit(fn, *args)
+    except BaseException:
+        _helper_slots.release()
+        raise
+    future.add_done_callback(lambda _: _helper_slots.release())
+    return future
 
 
 def aware(moment: datetime) -> datetime:

@@ -7,9 +7,8 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
-import numpy as np
-
 from ..errors import InvalidInput, NotFound, StorageError
+from ..store.base import WriteVectors
 from ..types import Message, Thread, UserRecord
 from ..validation import (
     NewMessage,
@@ -81,7 +80,8 @@ class ThreadsMixin(MemoryBase):
             max_chars=self.settings.max_content_chars,
         )
         key = check_key(thread, "thread")
-        vectors = self._embed([item_text(item)])
+        embedding = self._embed_while_writing([item_text(item)])
+        vectors = None if embedding is None else embedding.rows(0, 1)
         jobs = self.pipeline.after_messages(key, [item])
         try:
             return self.store.add_messages(self.agent, key, [item], [self._count(item)], self._now(), vectors, jobs)[0]
@@ -149,7 +149,8 @@ class ThreadsMixin(MemoryBase):
         """
         key = check_key(thread, "thread")
         checked = self._new_messages(items)
-        return self._append(key, checked, self._embed([item_text(m) for m in checked]))
+        embedding = self._embed_while_writing([item_text(m) for m in checked])
+        return self._append(key, checked, None if embedding is None else embedding.rows(0, len(checked)))
 
     def add_to_threads(self, messages: Mapping[str, Iterable[Mapping[str, Any]]]) -> dict[str, list[Message]]:
         """Append messages to several threads in one call: ``{thread: [item, ...], ...}``, each item a dict as
@@ -174,12 +175,13 @@ class ThreadsMixin(MemoryBase):
                 writes.append((key, self._new_messages(items)))
             except InvalidInput as exc:
                 raise InvalidInput(f"thread {key!r}: {exc}") from exc
-        vectors = self._embed([item_text(m) for _, checked in writes for m in checked])
+        # The first thread's transaction waits for every vector: an embedding error stores nothing.
+        embedding = self._embed_while_writing([item_text(m) for _, checked in writes for m in checked])
         stored: dict[str, list[Message]] = {}
         start = 0
         for key, checked in writes:
             end = start + len(checked)
-            stored[key] = self._append(key, checked, None if vectors is None else vectors[start:end])
+            stored[key] = self._append(key, checked, None if embedding is None else embedding.rows(start, end))
             start = end
         return stored
 
@@ -191,9 +193,9 @@ class ThreadsMixin(MemoryBase):
         """
         return [new_message_from_item(item, i, self.settings.max_content_chars) for i, item in enumerate(items)]
 
-    def _append(self, key: str, checked: list[NewMessage], vectors: np.ndarray | None) -> list[Message]:
-        """Store checked messages (and their vectors, if any) at the end of thread ``key``, with the jobs the
-        pipeline queues for them, in one transaction."""
+    def _append(self, key: str, checked: list[NewMessage], vectors: WriteVectors | None) -> list[Message]:
+        """Store checked messages (and their vectors, if any: perhaps still being embedded) at the end of
+        thread ``key``, with the jobs the pipeline queues for them, in one transaction."""
         counts = [self._count(m) for m in checked]
         jobs = self.pipeline.after_messages(key, checked) if checked else []
         return self.store.add_messages(self.agent, key, checked, counts, self._now(), vectors, jobs)

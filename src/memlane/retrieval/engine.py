@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -62,6 +63,15 @@ def _shared_pool() -> ThreadPoolExecutor:
         if _pool is None:
             _pool = ThreadPoolExecutor(max_workers=_POOL_SIZE, thread_name_prefix="memlane-search")
         return _pool
+
+
+def _forget_pool() -> None:
+    """In a forked child: the parent's search threads do not exist there, so start anew."""
+    global _pool, _pool_lock
+    _pool, _pool_lock = None, threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_pool)
 
 
 class Searcher:

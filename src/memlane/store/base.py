@@ -32,10 +32,31 @@ from ..types import (
 )
 from ..validation import NewFact, NewJob, NewMessage, NewSummary
 
-__all__ = ["Candidate", "FactFilter", "QueryVector", "Scope", "Store", "StoreStatus"]
+__all__ = ["Candidate", "FactFilter", "QueryVector", "Scope", "Store", "StoreStatus", "WriteVectors", "vectors_now"]
 
 #: The query's embedding, asked for only when a keyword search needs it (see :meth:`Store.keyword_search`).
 QueryVector = Callable[[], np.ndarray]
+#: The vectors a write stores with its rows: the rows themselves, or a call that returns them, made inside
+#: the write's transaction once the rows are written, so the texts are embedded while the rows are stored
+#: (see :meth:`Store.add_messages`).
+WriteVectors = np.ndarray | Callable[[], np.ndarray]
+
+
+def vectors_now(vectors: WriteVectors) -> np.ndarray:
+    """The rows of ``vectors``, waiting for them if they are still being computed."""
+    return vectors() if callable(vectors) else vectors
+
+
+def _counted(later: Callable[[], np.ndarray], count: int) -> Callable[[], np.ndarray]:
+    """``later``, checked to return ``count`` rows when it is called."""
+
+    def rows() -> np.ndarray:
+        vectors = later()
+        if len(vectors) != count:
+            raise InvalidInput(f"{len(vectors)} vectors for {count} messages")
+        return vectors
+
+    return rows
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,17 +169,21 @@ class Store(ABC):
         items: Sequence[NewMessage],
         token_counts: Sequence[int],
         now: datetime,
-        vectors: np.ndarray | None = None,
+        vectors: WriteVectors | None = None,
         jobs: Sequence[NewJob] = (),
     ) -> list[Message]:
         """Append messages to a thread (created if new) in one transaction; sequence numbers are gap-free.
 
         ``vectors`` (one L2-normalised float32 row per item) and ``jobs`` are stored in the same transaction.
+        ``vectors`` may be a call returning the rows: it is made inside the transaction after the messages are
+        written, and what it raises rolls the write back and reaches the caller.
         Raises InvalidInput if there are not as many vectors as items.
         """
         if not items:
             return []
-        if vectors is not None and len(vectors) != len(items):
+        if callable(vectors):
+            vectors = _counted(vectors, len(items))
+        elif vectors is not None and len(vectors) != len(items):
             raise InvalidInput(f"{len(vectors)} vectors for {len(items)} messages")
         times = [(item.created_at or now).astimezone(UTC) for item in items]
         first_seq, ids = self._append_messages(agent, thread, items, token_counts, times, now, vectors, jobs)
@@ -190,11 +215,12 @@ class Store(ABC):
         token_counts: Sequence[int],
         times: Sequence[datetime],
         now: datetime,
-        vectors: np.ndarray | None,
+        vectors: WriteVectors | None,
         jobs: Sequence[NewJob],
     ) -> tuple[int, list[int]]:
-        """The write of :meth:`add_messages` (items checked, ``times`` their creation times in UTC);
-        returns the first sequence number taken and the ids of the messages, in order."""
+        """The write of :meth:`add_messages` (items checked, ``times`` their creation times in UTC; the
+        vectors, when a call, asked for with :func:`vectors_now` after the messages are written); returns the
+        first sequence number taken and the ids of the messages, in order."""
 
     @abstractmethod
     def get_thread(self, agent: str, thread: str) -> Thread | None:

@@ -18,6 +18,7 @@ from ...errors import NotFound
 from ...types import Message, MessageHead, Thread, UserRecord
 from ...validation import NewJob, NewMessage
 from .._common import dump_json, known_roles
+from ..base import WriteVectors, vectors_now
 from .common import (
     HEAD_SELECT,
     MESSAGE_SELECT,
@@ -55,7 +56,7 @@ class PostgresThreads(PostgresHost):
         token_counts: Sequence[int],
         times: Sequence[datetime],
         now: datetime,
-        vectors: np.ndarray | None,
+        vectors: WriteVectors | None,
         jobs: Sequence[NewJob],
     ) -> tuple[int, list[int]]:
         stamps = list(times)
@@ -119,9 +120,9 @@ class PostgresThreads(PostgresHost):
                 )
             by_seq = {int(seq): int(mid) for seq, mid in rows}
             ids = [by_seq[first_seq + i] for i in range(n)]
-            if vectors is not None:
-                self._put_vectors(conn, agent_id, "message", ids, vectors)
             insert_jobs(conn, agent_id, jobs, now)
+            if vectors is not None:  # last: the texts may still be embedded while the rows are written
+                self._put_vectors(conn, agent_id, "message", ids, vectors_now(vectors))
             return agent_id, first_seq, ids
 
         agent_id, first_seq, ids = self._run("could not store messages", write)

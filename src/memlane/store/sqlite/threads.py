@@ -18,6 +18,7 @@ from ...errors import NotFound, StorageError
 from ...types import Message, MessageHead, Thread, UserRecord
 from ...validation import NewJob, NewMessage
 from .._common import dump_json, fmt_time, known_roles, parse_time, thread_from_row
+from ..base import WriteVectors, vectors_now
 from .common import (
     HEAD_COLS,
     MESSAGE_COLS,
@@ -171,7 +172,7 @@ class SQLiteThreads(SQLiteHost):
         token_counts: Sequence[int],
         times: Sequence[datetime],
         now: datetime,
-        vectors: np.ndarray | None,
+        vectors: WriteVectors | None,
         jobs: Sequence[NewJob],
     ) -> tuple[int, list[int]]:
         texts = {t: fmt_time(t) for t in dict.fromkeys(times)}  # most messages carry no time of their own
@@ -182,8 +183,9 @@ class SQLiteThreads(SQLiteHost):
                 thread_id, next_seq = self._ensure_thread(conn, agent_id, thread, times[0])
                 ids = _insert_messages(conn, agent_id, thread_id, next_seq, items, token_counts, stamps)
                 _index_messages(conn, agent_id, thread_id, ids, items)
-                if vectors is not None:
-                    self._put_vectors(conn, agent_id, "message", ids, [thread_id] * len(ids), stamps, vectors)
+                if vectors is not None:  # last: the texts may still be embedded while the rows are written
+                    rows = vectors_now(vectors)
+                    self._put_vectors(conn, agent_id, "message", ids, [thread_id] * len(ids), stamps, rows)
                 if jobs:
                     insert_jobs(conn, agent_id, jobs, now)
         except sqlite3.DatabaseError as exc:
