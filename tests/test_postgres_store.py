@@ -459,8 +459,9 @@ def test_keyword_search_scopes_agree_with_sqlite(store: PostgresStore, tmp_path:
 
 def test_a_large_store_searches_messages_without_its_most_common_words(store: PostgresStore, pg_url: str) -> None:
     """Over COMMON_ROWS messages hold "weather": once ANALYZE has counted it, a message search leaves it out
-    (it would fetch and rank all of them), keeps the rarer words, and keeps it when nothing else is left;
-    facts are still searched with every word. Before the statistics, every word counts."""
+    (it would fetch and rank all of them), keeps the rarer words, and keeps it when nothing else is left (in
+    a scope: over the whole of a large agent a word in that many messages ranks none of them); facts are
+    still searched with every word. Before the statistics, every word counts."""
     from memlane.store.postgres.search import COMMON_ROWS
 
     chatter = [msg(f"lovely weather today, number {i}", "u") for i in range(COMMON_ROWS + 500)]
@@ -472,8 +473,8 @@ def test_a_large_store_searches_messages_without_its_most_common_words(store: Po
     )
     store.add_fact("a", NewFact("the weather app is broken", "fact", 3, None, None, "shared", {}), actor=None, now=NOW)
 
-    def found(query: str, limit: int = 20_000) -> tuple[set[str], set[str]]:
-        hits = store.keyword_search("a", query, Scope(), limit)
+    def found(query: str, limit: int = 20_000, scope: Scope | None = None) -> tuple[set[str], set[str]]:
+        hits = store.keyword_search("a", query, scope or Scope(), limit)
         messages = {m.content for m in store.get_messages("a", [h.id for h in hits if h.kind == "message"])}
         facts = {f.content for f in store.get_facts("a", [h.id for h in hits if h.kind == "fact"])}
         return messages, facts
@@ -486,7 +487,10 @@ def test_a_large_store_searches_messages_without_its_most_common_words(store: Po
     messages, facts = found("zebra weather")
     assert messages == {"a zebra escaped in fine weather", "zebra crossing"}
     assert facts == {"the weather app is broken"}  # facts: every word
-    assert len(found("weather", 50)[0]) == 50  # only common words: the least common of them are searched
+    # Only common words: the least common of them are searched, in a user's scope; over the whole of this
+    # large agent the one word left is in more than four budgets of messages, so it ranks none of them.
+    assert len(found("weather", 50, Scope(user="u"))[0]) == 50
+    assert found("weather", 50)[0] == set()
     # and it no longer ranks either: the shorter message about a zebra comes first, as for "zebra" alone
     assert found("weather zebra", 1)[0] == found("zebra", 1)[0] == {"zebra crossing"}
 
@@ -511,6 +515,59 @@ def test_a_whole_agent_search_of_a_large_store_ranks_only_its_rarest_words(store
 
     assert contents(Scope(kinds=("message",))) == {f"kestrels {i}" for i in range(3)}
     assert len(contents(Scope(kinds=("message",), user="bob"))) == 33  # scoped: every word
+
+
+def _large_store_of_owls(store: PostgresStore, pg_url: str) -> list[int]:
+    """30 messages about owls with vectors of their own, the knobs lowered so 300 messages are a large store;
+    returns the owls' ids in order."""
+    rng = np.random.default_rng(7)
+    vectors = rng.normal(size=(300, 8)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    vectors[270 + 5] = np.eye(1, 8, 5)  # "owls 5" points where the test's query does
+    weather = [msg(f"weather talk {i}", "ann") for i in range(270)]
+    store.add_messages("a", "t1", weather, [5] * 270, NOW, vectors[:270])
+    owls = store.add_messages("a", "t2", [msg(f"owls {i}", "bob") for i in range(30)], [5] * 30, NOW, vectors[270:])
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("ANALYZE messages")
+    store._terms.forget()
+    store._terms.LARGE_STORE = 100
+    return [m.id for m in owls]
+
+
+def test_a_whole_agent_search_left_with_one_common_word_searches_messages_by_vector_only(
+    store: PostgresStore, pg_url: str
+) -> None:
+    """One word in more than four budgets of messages ranks none of them (a query of many words narrowed to
+    one such word did: ~10,000 messages of a name at 1M, the slowest searches); within four budgets it stays."""
+    _large_store_of_owls(store, pg_url)
+    store._terms.POSTINGS_BUDGET = 5  # owls: 30 messages, over four budgets
+
+    def messages(query: str, scope: Scope) -> int:
+        return len([h for h in store.keyword_search("a", query, scope, 1000) if h.kind == "message"])
+
+    assert messages("owls", Scope(kinds=("message",))) == 0
+    assert messages("owls", Scope(kinds=("message",), user="bob")) == 30  # scoped: every word, no budget
+    store._terms.POSTINGS_BUDGET = 10  # within four budgets: the rarest word alone stays
+    assert messages("owls", Scope(kinds=("message",))) == 30
+
+
+def test_a_whole_agent_search_of_a_large_store_ranks_its_best_matches_again_by_vector(
+    store: PostgresStore, pg_url: str
+) -> None:
+    """Given the query's vector, the ``PRESELECT * limit`` best messages by ts_rank are ranked again by their
+    cosine to it; a scoped search, and one without the vector, keep the ts_rank order."""
+    owls = _large_store_of_owls(store, pg_url)
+    near_fifth = np.eye(1, 8, 5, dtype=np.float32)[0]  # the vector of "owls 5"
+    whole = Scope(kinds=("message",))
+
+    def ids(scope: Scope, limit: int, vector: np.ndarray | None) -> list[int]:
+        asked = None if vector is None else (lambda: vector)
+        return [h.id for h in store.keyword_search("a", "owls", scope, limit, query_vector=asked)]
+
+    assert ids(whole, 1, near_fifth) == [owls[5]]
+    by_rank = ids(whole, 1, None)
+    assert by_rank == ids(Scope(kinds=("message",), user="bob"), 1, near_fifth) != [owls[5]]
+    assert ids(whole, 3, near_fifth)[0] == owls[5]
 
 
 def _populate(mem: Memory) -> None:

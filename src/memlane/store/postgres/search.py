@@ -11,11 +11,12 @@ import time
 from collections.abc import Sequence
 from typing import Any, cast
 
+import numpy as np
 from psycopg import sql
 
 from .._common import query_terms, rarest_within
 from ..base import Candidate, FactFilter, QueryVector, Scope
-from .common import SEARCH_TABLES, Conn, PostgresHost, Where, as_json
+from .common import SEARCH_TABLES, Conn, PostgresHost, Vector, Where, as_json
 
 __all__ = ["PostgresSearch"]
 
@@ -31,6 +32,10 @@ _RANK_WEIGHTS = [0.0, 0.0, 0.5, 1.0]
 # the messages and at least this many of them (see CommonTerms).
 COMMON_SHARE = 0.01
 COMMON_ROWS = 10_000
+#: A whole-agent search of a large store given the query's vector takes this many times its limit of the
+#: messages best by ``ts_rank`` and ranks them by their vectors (at 1M: 10 found the answer in the top 10
+#: for 0.236 of the questions, against 0.206 by ``ts_rank`` alone; bench/RESULTS.md, "Round 6").
+PRESELECT = 10
 
 
 class CommonTerms:
@@ -54,7 +59,11 @@ class CommonTerms:
     listed) to choose the messages ranked — those holding one of them, still ranked by every word — so a
     budget of them bounds the search,
     as the SQLite backend bounds its own (``CommonWords``, whose rule this is: when no word fits, the rarest
-    stays if it fits four budgets, else the messages are searched by vector only).
+    stays if it fits four budgets, else the messages are searched by vector only). That holds for a query
+    left with one word as well: a name in 1 % of a million messages ranked ~10,000 of them (~20 ms), the
+    slowest whole-agent searches at 1M (bench/RESULTS.md, "Round 6"). Given the query's vector, the best
+    :data:`PRESELECT` times the limit of those messages by ``ts_rank`` are ranked again by their vectors'
+    cosine to the query, which finds more answers (``ts_rank`` weighs every word alike).
     """
 
     LARGE_STORE = 10_000
@@ -93,7 +102,7 @@ class CommonTerms:
         self._common_lexemes(conn)
         with self._lock:
             shares, rows = self._shares, self._rows
-        if rows < self.LARGE_STORE or len(terms) < 2:
+        if rows < self.LARGE_STORE or not terms:
             return list(terms)
         lexemes = self._lexemes_of(conn, terms)
 
@@ -103,6 +112,12 @@ class CommonTerms:
             return rows * min((shares.get(lexeme, unlisted) for lexeme in lexemes[term]), default=0.0)
 
         return rarest_within(terms, estimate, self.POSTINGS_BUDGET)
+
+    def large(self, conn: Conn) -> bool:
+        """Whether the statistics describe at least :data:`LARGE_STORE` messages (the budget applies)."""
+        self._common_lexemes(conn)
+        with self._lock:
+            return self._rows >= self.LARGE_STORE
 
     def forget(self) -> None:
         """Read the statistics again on the next search (after ANALYZE, in tests and benchmarks)."""
@@ -155,6 +170,14 @@ class CommonTerms:
 def _tsquery_text(terms: Sequence[str]) -> str:
     """The terms OR-ed as ``to_tsquery`` input, each quoted (a term of several words is a phrase)."""
     return " | ".join("'" + term.replace("\\", "\\\\").replace("'", "''") + "'" for term in terms)
+
+
+# The messages preselected by ts_rank, ranked again by their vectors' cosine to the query (one without a vector
+# last): parameters the query's vector, the ids, the limit.
+_BY_VECTOR = (
+    "SELECT m.id, 1 - coalesce(v.embedding <=> %s::vector, 2) AS rank FROM unnest(%s::bigint[]) m(id) "
+    "LEFT JOIN message_vectors v ON v.message_id = m.id ORDER BY rank DESC, m.id LIMIT %s"
+)
 
 
 class PostgresSearch(PostgresHost):
@@ -255,12 +278,14 @@ class PostgresSearch(PostgresHost):
                 return []
             words = self._terms.distinctive(conn, terms)
             message_text = _tsquery_text(words)
+            again = False  # the messages ranked again by their vectors (see CommonTerms)
             if scope.thread is None and scope.user is None:
                 rare = self._terms.within_budget(conn, words)
                 if not rare:
                     message_text = ""
                 elif len(rare) < len(words):  # only messages with a rare word, ranked by every word
                     message_text = f"({_tsquery_text(rare)}) & ({message_text})"
+                again = bool(message_text) and query_vector is not None and self._terms.large(conn)
             texts = {"message": message_text, "fact": text, "summary": text}
             thread_id = None
             if scope.thread is not None:
@@ -289,7 +314,8 @@ class PostgresSearch(PostgresHost):
                         where=where.sql(),
                     )
                 )
-                params += [_RANK_WEIGHTS, texts[kind], *where.params, limit]
+                preselect = PRESELECT * limit if kind == "message" and again else limit
+                params += [_RANK_WEIGHTS, texts[kind], *where.params, preselect]
             if not branches:
                 return []
             statement = sql.SQL("SELECT kind, id, rank FROM ({}) r ORDER BY kind_order, rank DESC, id").format(
@@ -303,6 +329,25 @@ class PostgresSearch(PostgresHost):
             with conn.pipeline(), conn.transaction():
                 conn.execute("SET LOCAL plan_cache_mode = force_generic_plan")
                 cur = conn.execute(statement, params)
-            return [Candidate(cast(Any, r[0]), int(r[1]), float(r[2]), "keyword") for r in cur.fetchall()]
+            found = [Candidate(cast(Any, r[0]), int(r[1]), float(r[2]), "keyword") for r in cur.fetchall()]
+            if again and query_vector is not None:
+                found = self._again_by_vector(conn, found, query_vector, limit)
+            return found
 
         return self._run("keyword search", read, write=False)
+
+    def _again_by_vector(
+        self, conn: Conn, found: list[Candidate], query_vector: QueryVector, limit: int
+    ) -> list[Candidate]:
+        """``found`` with its messages (the first ``PRESELECT * limit`` by ``ts_rank``) ranked again by their
+        vectors, the best ``limit`` kept. The statement before runs while the query is embedded; this one
+        waits for its vector."""
+        messages = [c for c in found if c.kind == "message"]
+        others = [c for c in found if c.kind != "message"]
+        if not messages:
+            return found
+        vector = np.asarray(query_vector(), dtype=np.float32)
+        if vector.shape != (self._known_dim(conn),):
+            return messages[:limit] + others
+        rows = conn.execute(_BY_VECTOR, (Vector(vector), [c.id for c in messages], limit)).fetchall()
+        return [Candidate("message", int(r[0]), float(r[1]), "keyword") for r in rows] + others

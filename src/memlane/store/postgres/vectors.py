@@ -328,11 +328,20 @@ class PostgresVectors(PostgresHost):
                     alias=sql.Identifier(alias),
                     key=sql.Identifier(key),
                 )
+            # Exact: a distance no index can order by, so the statement differs from the approximate one and
+            # no plan prepared for that (an HNSW scan, which enable_indexscan set later does not change) serves it.
+            distance = "(v.embedding <=> %s::vector) + 0" if self.exact_vectors else "v.embedding <=> %s::vector"
             branches.append(
                 sql.SQL(
-                    "(SELECT {kind}::text AS kind, v.{key} AS id, v.embedding <=> %s::vector AS distance "
+                    "(SELECT {kind}::text AS kind, v.{key} AS id, {distance} AS distance "
                     "FROM {source} WHERE v.agent_id = %s AND {where} ORDER BY distance LIMIT %s)"
-                ).format(kind=sql.Literal(kind), key=sql.Identifier(key), source=source, where=where.sql())
+                ).format(
+                    kind=sql.Literal(kind),
+                    key=sql.Identifier(key),
+                    distance=sql.SQL(distance),
+                    source=source,
+                    where=where.sql(),
+                )
             )
             params += [vector, agent_id, *where.params, limit]
         return branches, params
