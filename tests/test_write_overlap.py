@@ -41,9 +41,13 @@ class HeldEmbedder(FakeEmbedder):
         self.asked = threading.Event()
         self.hold = True
         self.fail = False
+        self.gate = threading.Event()  # a run of the text "blocker" waits for it
         self.runs: list[tuple[str, bool]] = []  # (thread name, the store had asked before the run ended)
 
     def embed_batch(self, texts: Sequence[str], kind: EmbedKind) -> Vectors:
+        if "blocker" in texts:
+            self.gate.wait(WAIT)
+            return super().embed_batch(texts, kind)
         asked = self.asked.wait(WAIT) if self.hold else self.asked.is_set()
         self.runs.append((threading.current_thread().name, asked))
         if self.fail:
@@ -137,6 +141,26 @@ def test_a_large_write_and_a_remote_model_embed_before_writing(store_url: str, h
         mem.add_message("t", "user", "remote")
         assert held.runs == [(threading.current_thread().name, False)]
         assert len(_stored_vectors(mem, [m.id for m in mem.history("t")])) == limit + 2
+
+
+def test_a_write_that_finds_the_model_busy_embeds_before_writing(store_url: str, held: HeldEmbedder) -> None:
+    """Under concurrent writes a transaction waiting for its texts behind others' would hold up every writer:
+    a write that finds an embedding under way embeds first, on its own thread."""
+    held.hold = False
+    with _memory(store_url, held) as mem:
+        busy = threading.Thread(target=held.embed, args=(["blocker"],))
+        busy.start()
+        for _ in range(500):
+            if not held.idle:
+                break
+            threading.Event().wait(0.01)
+        assert not held.idle
+        threading.Timer(0.2, held.gate.set).start()  # the model is free again in a moment
+        stored = mem.add_message("t", "user", "written while the model was busy")
+        busy.join(WAIT)
+        assert held.runs == [(threading.current_thread().name, False)]
+        assert held.idle
+        _stored_vectors(mem, [stored.id])
 
 
 def _child(path: str, out: multiprocessing.Queue) -> None:  # type: ignore[type-arg]

@@ -88,6 +88,7 @@ class Embedder(ABC):
         self._cache: OrderedDict[tuple[str, str], Vectors] = OrderedDict()
         self._cache_lock = threading.Lock()
         self._pending: dict[str, Future[Vectors]] = {}  # queries being embedded now (under _cache_lock)
+        self._in_flight = 0  # calls of embed() under way (under _cache_lock)
         # Concurrent calls with one batch of texts each are embedded together (coalesce.py).
         self._together = {
             kind: Coalescer(functools.partial(self._checked_batch, kind=kind), batch_size, concurrency)
@@ -129,7 +130,23 @@ class Embedder(ABC):
                 raise InvalidInput(f"every text must be a string, got {type(item).__name__}")
         if not items:
             return np.empty((0, self.dim), dtype=np.float32)
+        with self._cache_lock:
+            self._in_flight += 1
+        try:
+            return self._embed_items(items, kind)
+        finally:
+            with self._cache_lock:
+                self._in_flight -= 1
 
+    @property
+    def idle(self) -> bool:
+        """Whether no :meth:`embed` call is under way (a write embeds beside its rows only then: under
+        concurrent writes a transaction waiting for a model that is busy with others' texts would hold up
+        every writer; ``memlane.memory.base``)."""
+        with self._cache_lock:
+            return self._in_flight == 0
+
+    def _embed_items(self, items: list[str], kind: EmbedKind) -> Vectors:
         positions: dict[str, list[int]] = {}
         for index, text in enumerate(items):
             positions.setdefault(text, []).append(index)

@@ -83,7 +83,8 @@ class MemoryBase:
         embedder = self.embedder
         self._note_model(embedder)
         items = list(texts)
-        if embedder.in_process and len(items) <= embedder.batch_size * embedder.concurrency * OVERLAP_ROUNDS:
+        rounds = embedder.batch_size * embedder.concurrency * OVERLAP_ROUNDS
+        if embedder.in_process and len(items) <= rounds and embedder.idle:
             under_way = _in_background(embedder.embed, items, "document")
             if under_way is not None:
                 return Embedding(under_way)
@@ -112,7 +113,9 @@ class Embedding:
     while it stores its rows; inside its transaction it then waits for the vectors, so messages and vectors
     are still stored together or not at all, and an embedding error rolls the write back. A larger write
     (an import) embeds first and then writes, so no transaction stays open for long; so does a write with
-    a remote model, whose latency is not to be waited for inside a transaction.
+    a remote model, whose latency is not to be waited for inside a transaction, and a write that finds the
+    model busy (``Embedder.idle``): under concurrent writes a transaction waiting for its texts behind
+    others' would hold up every writer (measured: 32 writers' p95 +40 %, bench/RESULTS.md, "Round 6").
     """
 
     def __init__(self, vectors: np.ndarray | Future[np.ndarray]) -> None:
