@@ -15,7 +15,10 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "memlane"
 
 # Bottom to top. A module may import its own layer and the layers below it, never one above.
 LAYERS: list[tuple[str, set[str]]] = [
-    ("foundation", {"errors", "types", "timestamps", "validation", "texts", "tokens", "config", "context", "exchange"}),
+    (
+        "foundation",
+        {"errors", "types", "timestamps", "validation", "texts", "tokens", "config", "context", "exchange", "pools"},
+    ),
     ("providers", {"embeddings", "llm"}),
     ("store", {"store"}),
     ("retrieval", {"retrieval"}),

@@ -16,13 +16,14 @@ import threading
 from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from typing import Literal, Self, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
 
 from memlane.errors import ConfigError, InvalidInput, InvalidOutput
+from memlane.pools import LazyPool
 
 from .coalesce import Coalescer
 
@@ -68,8 +69,8 @@ class Embedder(ABC):
 
     model: str
     dim: int
-    #: The model runs in this process (no network): a write may embed its last texts while it stores its
-    #: rows, holding its transaction for at most one round of model runs (see ``memlane.memory.base``).
+    #: The model runs in this process (no network): a small write that finds it idle embeds its texts while
+    #: it stores its rows, holding its transaction meanwhile (see ``memlane.memory.base.Embedding``).
     #: A remote provider leaves it False: its latency is not to be waited for inside a transaction.
     in_process: bool = False
 
@@ -83,8 +84,7 @@ class Embedder(ABC):
         self.batch_size = batch_size
         self.cache_size = cache_size
         self.concurrency = concurrency
-        self._pool: ThreadPoolExecutor | None = None
-        self._pool_lock = threading.Lock()
+        self._pool = LazyPool(concurrency, f"{type(self).__name__}")  # batches of one call, when several
         self._cache: OrderedDict[tuple[str, str], Vectors] = OrderedDict()
         self._cache_lock = threading.Lock()
         self._pending: dict[str, Future[Vectors]] = {}  # queries being embedded now (under _cache_lock)
@@ -208,10 +208,7 @@ class Embedder(ABC):
     def close(self) -> None:
         """Drop the cache and release what the embedder holds open (threads, connections). Safe to call twice."""
         self.clear_cache()
-        with self._pool_lock:
-            pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=True)
+        self._pool.shutdown()
 
     def __enter__(self) -> Self:
         return self
@@ -234,10 +231,7 @@ class Embedder(ABC):
             return [self._together[kind](chunks[0])]
         if self.concurrency == 1:
             return [self._checked(self.embed_batch(chunk, kind), len(chunk)) for chunk in chunks]
-        with self._pool_lock:
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(self.concurrency, thread_name_prefix=f"{type(self).__name__}")
-            pool = self._pool
+        pool = self._pool.get()
         futures = [pool.submit(self.embed_batch, chunk, kind) for chunk in chunks]
         return [self._checked(future.result(), len(chunk)) for chunk, future in zip(chunks, futures, strict=True)]
 

@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import functools
 import inspect
-import os
-import threading
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
 from ..errors import InvalidInput, MemlaneError
+from ..pools import LazyPool
 from ..texts import fact_text, item_text, message_text
 from ..validation import MAX_INT
 
@@ -85,7 +84,7 @@ class MemoryBase:
         items = list(texts)
         rounds = embedder.batch_size * embedder.concurrency * OVERLAP_ROUNDS
         if embedder.in_process and len(items) <= rounds and embedder.idle:
-            under_way = _in_background(embedder.embed, items, "document")
+            under_way = _HELPERS.try_submit(embedder.embed, items, "document")
             if under_way is not None:
                 return Embedding(under_way)
         return Embedding(embedder.embed(items, "document"))
@@ -131,36 +130,8 @@ class Embedding:
         return self._vectors.result() if isinstance(self._vectors, Future) else self._vectors
 
 
-_HELPERS = 4  # embeddings under way at once on helper threads; a write that finds none free embeds itself
-_helper_slots = threading.BoundedSemaphore(_HELPERS)
-_helper_pool: ThreadPoolExecutor | None = None
-_helper_lock = threading.Lock()
-
-
-def _forget_helpers() -> None:
-    """In a forked child: the parent's helper threads do not exist there, so start anew."""
-    global _helper_slots, _helper_pool, _helper_lock
-    _helper_slots, _helper_pool, _helper_lock = threading.BoundedSemaphore(_HELPERS), None, threading.Lock()
-
-
-os.register_at_fork(after_in_child=_forget_helpers)
-
-
-def _in_background(fn: Callable[..., np.ndarray], *args: object) -> Future[np.ndarray] | None:
-    """``fn(*args)`` started on a helper thread, or None when every helper is busy."""
-    global _helper_pool
-    if not _helper_slots.acquire(blocking=False):
-        return None
-    try:
-        with _helper_lock:
-            if _helper_pool is None:
-                _helper_pool = ThreadPoolExecutor(_HELPERS, thread_name_prefix="memlane-embed")
-            future = _helper_pool.submit(fn, *args)
-    except BaseException:
-        _helper_slots.release()
-        raise
-    future.add_done_callback(lambda _: _helper_slots.release())
-    return future
+#: Embeddings under way at once beside their writes; a write that finds every helper busy embeds itself.
+_HELPERS = LazyPool(4, "memlane-embed")
 
 
 def aware(moment: datetime) -> datetime:

@@ -19,8 +19,6 @@
 
 from __future__ import annotations
 
-import os
-import threading
 from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -29,6 +27,7 @@ from functools import partial
 from typing import Any, TypeVar
 
 from ..errors import ConfigError
+from ..pools import LazyPool
 from ..store.base import Candidate, Scope, Store
 from ..types import Fact, Message, MessageHead, Summary
 from . import rerank
@@ -51,27 +50,12 @@ Record = Message | MessageHead | Fact | Summary
 #: Records read for a search, by kind and id.
 Records = dict[str, dict[int, Record]]
 KINDS = ("message", "fact", "summary")
-_POOL_SIZE = 4  # the searches of one recall: two retrievers, twice with a time range
-_pool: ThreadPoolExecutor | None = None
-_pool_lock = threading.Lock()
+#: The process's search threads: the searches of one recall, two retrievers, twice with a time range.
+_SEARCH_THREADS = LazyPool(4, "memlane-search")
 
 
 def _shared_pool() -> ThreadPoolExecutor:
-    """The process's search threads, started on first use (never at import)."""
-    global _pool
-    with _pool_lock:
-        if _pool is None:
-            _pool = ThreadPoolExecutor(max_workers=_POOL_SIZE, thread_name_prefix="memlane-search")
-        return _pool
-
-
-def _forget_pool() -> None:
-    """In a forked child: the parent's search threads do not exist there, so start anew."""
-    global _pool, _pool_lock
-    _pool, _pool_lock = None, threading.Lock()
-
-
-os.register_at_fork(after_in_child=_forget_pool)
+    return _SEARCH_THREADS.get()
 
 
 class Searcher:

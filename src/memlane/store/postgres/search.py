@@ -278,14 +278,15 @@ class PostgresSearch(PostgresHost):
                 return []
             words = self._terms.distinctive(conn, terms)
             message_text = _tsquery_text(words)
-            again = False  # the messages ranked again by their vectors (see CommonTerms)
+            again: QueryVector | None = None  # set: the messages are ranked again by their vectors (CommonTerms)
             if scope.thread is None and scope.user is None:
                 rare = self._terms.within_budget(conn, words)
                 if not rare:
                     message_text = ""
                 elif len(rare) < len(words):  # only messages with a rare word, ranked by every word
                     message_text = f"({_tsquery_text(rare)}) & ({message_text})"
-                again = bool(message_text) and query_vector is not None and self._terms.large(conn)
+                if message_text and self._terms.large(conn):
+                    again = query_vector
             texts = {"message": message_text, "fact": text, "summary": text}
             thread_id = None
             if scope.thread is not None:
@@ -314,7 +315,7 @@ class PostgresSearch(PostgresHost):
                         where=where.sql(),
                     )
                 )
-                preselect = PRESELECT * limit if kind == "message" and again else limit
+                preselect = PRESELECT * limit if kind == "message" and again is not None else limit
                 params += [_RANK_WEIGHTS, texts[kind], *where.params, preselect]
             if not branches:
                 return []
@@ -330,8 +331,8 @@ class PostgresSearch(PostgresHost):
                 conn.execute("SET LOCAL plan_cache_mode = force_generic_plan")
                 cur = conn.execute(statement, params)
             found = [Candidate(cast(Any, r[0]), int(r[1]), float(r[2]), "keyword") for r in cur.fetchall()]
-            if again and query_vector is not None:
-                found = self._again_by_vector(conn, found, query_vector, limit)
+            if again is not None:
+                found = self._again_by_vector(conn, found, again, limit)
             return found
 
         return self._run("keyword search", read, write=False)
