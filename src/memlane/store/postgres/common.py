@@ -32,6 +32,7 @@ from .._common import (
 from ..base import FactFilter, Scope
 
 if TYPE_CHECKING:
+    from .ivf import IvfBuilds
     from .search import CommonTerms
 
 __all__ = [
@@ -235,6 +236,7 @@ class PostgresHost:
         _pool: ConnectionPool[Conn]
         _dim: int | None
         _terms: CommonTerms
+        _ivf: IvfBuilds
 
         def _run(self, what: str, fn: Callable[[Conn], T], *, write: bool = True) -> T: ...
         def _agent_id(self, conn: Conn, agent: str) -> int | None: ...

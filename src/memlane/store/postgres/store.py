@@ -46,6 +46,7 @@ from ..base import Store, StoreStatus
 from .common import Conn, T, Vector, VectorDumper, one_row
 from .exchange import PostgresExchange
 from .facts import PostgresFacts
+from .ivf import IvfBuilds, memory_bytes
 from .jobs import PostgresJobs
 from .keys import PostgresKeys
 from .schema import MIGRATIONS
@@ -95,6 +96,10 @@ class PostgresStore(
         hnsw_m, hnsw_ef_construction: parameters of the HNSW indexes, used when the indexes are built
             (with the first stored vectors, and again after :meth:`drop_vectors`).
         hnsw_ef_search: candidate list size of a vector query (raised to the query's limit, max 1000).
+        vector_index_min_rows: message vectors from which whole-agent searches get an IVF index, built in
+            the background (None: never; see :mod:`memlane.store.postgres.ivf`).
+        vector_index_memory: ``maintenance_work_mem`` of that index's builds (a PostgreSQL size such as
+            ``"1GB"``): its k-means trains as many cells as fit in it.
         retries: how often a transaction that hit a deadlock or serialization failure is rerun.
         connect_timeout: seconds to wait for the server when opening.
 
@@ -120,6 +125,8 @@ class PostgresStore(
         hnsw_ef_search: int = 40,
         retries: int = 8,
         connect_timeout: float = 10.0,
+        vector_index_min_rows: int | None = 100_000,
+        vector_index_memory: str = "1GB",
     ) -> None:
         if not url.startswith(("postgresql://", "postgres://")):
             raise InvalidInput("a PostgreSQL store needs a postgresql:// URL")
@@ -129,6 +136,12 @@ class PostgresStore(
             raise InvalidInput("hnsw_ef_construction must be at least twice hnsw_m")
         if not 1 <= min_connections <= max_connections:
             raise InvalidInput("need 1 <= min_connections <= max_connections")
+        if vector_index_min_rows is not None and (isinstance(vector_index_min_rows, bool) or vector_index_min_rows < 1):
+            raise InvalidInput("vector_index_min_rows must be a positive number of rows or None")
+        try:
+            memory_bytes(vector_index_memory)
+        except (TypeError, ValueError) as exc:
+            raise InvalidInput(f"vector_index_memory: {exc}") from exc
         self.url = url
         self.location = _safe_location(url)
         self.hnsw_m = hnsw_m
@@ -163,6 +176,7 @@ class PostgresStore(
         except PoolTimeout as exc:
             self._pool.close()
             raise StorageError(f"cannot connect to {self.location}: {exc}") from exc
+        self._ivf = IvfBuilds(lambda: psycopg.connect(url, **kwargs), vector_index_min_rows, vector_index_memory)
 
     # -- connections and transactions ---------------------------------------------------------------
     def _check(self, conn: Conn) -> None:
@@ -208,7 +222,12 @@ class PostgresStore(
                 raise StorageError(f"{what}: database error: {exc}") from exc
 
     def close(self) -> None:
+        self._ivf.close()
         self._pool.close()
+
+    def wait_for_vector_indexes(self, timeout: float | None = None) -> None:
+        """Block until a whole-agent index being built in the background is ready (tests, benchmarks)."""
+        self._ivf.wait(timeout)
 
     # -- schema -------------------------------------------------------------------------------------
     def _migrate(self, conn: Conn) -> None:

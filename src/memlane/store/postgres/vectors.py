@@ -33,6 +33,10 @@ from .common import (
     summary_row,
     vector_values,
 )
+from .ivf import INDEX as IVF_INDEX
+from .ivf import IvfIndex
+from .ivf import build as build_ivf
+from .ivf import drop as drop_ivf
 from .schema import VECTOR_TABLES
 
 __all__ = ["PostgresVectors"]
@@ -184,6 +188,7 @@ class PostgresVectors(PostgresHost):
         def write(conn: Conn) -> int:
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (_VECTOR_LOCK,))
             conn.execute("DELETE FROM meta WHERE key IN ('embedding_dim', 'embedding_model')")
+            drop_ivf(conn)
             count = 0
             for table, _, _ in VECTOR_TABLES.values():
                 name = sql.Identifier(table)
@@ -197,14 +202,17 @@ class PostgresVectors(PostgresHost):
             return self._run("could not drop vectors", write)
         finally:
             self._dim = None
+            self._ivf.forget()
 
     # Not part of the storage contract: bulk loads (``bench/backends.py``, large imports) insert vectors
     # far faster without the HNSW indexes, and one index build afterwards is faster than that many inserts.
     def drop_vector_indexes(self) -> int:
-        """Drop the HNSW indexes, e.g. before a bulk load; returns how many there were.
+        """Drop the HNSW indexes and the whole-agent index (:mod:`.ivf`), e.g. before a bulk load; returns
+        how many there were.
 
         Until :meth:`build_vector_indexes` runs, vector searches scan exactly (correct, but slow on large
-        stores) and new vectors do not rebuild the indexes.
+        stores), new vectors do not rebuild the indexes, and this store object builds no whole-agent index
+        in the background.
 
         Raises:
             StorageError: the database failed.
@@ -218,17 +226,25 @@ class PostgresVectors(PostgresHost):
                 if one_row(conn, "SELECT to_regclass(%s) IS NOT NULL", (name,))[0]:
                     conn.execute(sql.SQL("DROP INDEX {}").format(sql.Identifier(name)))
                     dropped += 1
-            return dropped
+            return dropped + drop_ivf(conn)
 
-        return self._run("could not drop the vector indexes", write)
+        try:
+            return self._run("could not drop the vector indexes", write)
+        finally:
+            self._ivf.paused = True
+            self._ivf.forget()
 
     def build_vector_indexes(self, *, maintenance_work_mem: str | None = None) -> int:
-        """Build the HNSW indexes that are missing (with this store's ``hnsw_m`` and ``hnsw_ef_construction``);
-        returns how many were built. Nothing is built before the store has seen vectors (their dimension
-        is unknown until then) or when the dimension is above pgvector's HNSW limit of 2,000.
+        """Build the HNSW indexes that are missing (with this store's ``hnsw_m`` and ``hnsw_ef_construction``),
+        and the whole-agent index (:mod:`.ivf`) if it is missing and the store holds at least
+        ``vector_index_min_rows`` message vectors; returns how many were built. Nothing is built before the
+        store has seen vectors (their dimension is unknown until then) or when the dimension is above
+        pgvector's HNSW limit of 2,000.
 
         ``maintenance_work_mem`` (e.g. ``"2GB"``) is used for this build only: a build whose graph fits in
-        it is several times faster. The build blocks writes to the vector tables while it runs.
+        it is several times faster, and the whole-agent index gets as many cells as its k-means can train
+        in it (default: the store's ``vector_index_memory``). The build blocks writes to the vector tables
+        while it runs.
 
         Raises:
             StorageError: the database failed.
@@ -248,9 +264,18 @@ class PostgresVectors(PostgresHost):
                     continue
                 conn.execute(self._hnsw_index(table))
                 built += 1
+            rows = int(one_row(conn, "SELECT count(*) FROM message_vectors")[0])
+            wanted = self._ivf.min_rows is not None and rows >= self._ivf.min_rows
+            if wanted and not one_row(conn, "SELECT to_regclass(%s) IS NOT NULL", (IVF_INDEX,))[0]:
+                memory = maintenance_work_mem or self._ivf.memory
+                built += build_ivf(conn, int(row[0]), memory, concurrently=False) is not None
             return built
 
-        return self._run("could not build the vector indexes", write)
+        try:
+            return self._run("could not build the vector indexes", write)
+        finally:
+            self._ivf.paused = False
+            self._ivf.forget()
 
     def vector_search(self, agent: str, query: np.ndarray, scope: Scope, limit: int) -> list[Candidate]:
         # One round trip in the common case: the agent id and the dimension are cached once known, and the
@@ -266,19 +291,28 @@ class PostgresVectors(PostgresHost):
             vector = np.asarray(query, dtype=np.float32)
             if vector.shape != (dim,):
                 raise InvalidInput(f"query vector has shape {vector.shape}, the store holds dimension {dim}")
-            branches, params = self._vector_branches(conn, agent_id, Vector(vector), scope, limit)
+            ivf = None
+            if _broad(scope) and "message" in scope.kinds and not self.exact_vectors:
+                ivf = self._ivf.current(conn, dim)
+            branches, params = self._vector_branches(conn, agent_id, Vector(vector), scope, limit, ivf)
             if not branches:
                 return []
             statement = sql.SQL("SELECT kind, id, distance FROM ({}) r ORDER BY distance, kind, id LIMIT %s").format(
                 sql.SQL(" UNION ALL ").join(branches)
             )
-            # Iterative index scans keep the HNSW scan going until the filters let `limit` rows through;
-            # relaxed order is re-sorted by the outer ORDER BY.
+            # Iterative index scans keep the HNSW (or IVF) scan going until the filters let `limit` rows
+            # through; relaxed order is re-sorted by the outer ORDER BY.
             with conn.pipeline(), conn.transaction():
                 conn.execute(
                     "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
-                    "set_config('hnsw.ef_search', %s, true), set_config('enable_indexscan', %s, true)",
-                    (str(self._ef_search(scope, limit)), "off" if self.exact_vectors else "on"),
+                    "set_config('hnsw.ef_search', %s, true), set_config('enable_indexscan', %s, true), "
+                    "set_config('ivfflat.iterative_scan', 'relaxed_order', true), "
+                    "set_config('ivfflat.probes', %s, true)",
+                    (
+                        str(self._ef_search(scope, limit)),
+                        "off" if self.exact_vectors else "on",
+                        str(ivf.probes if ivf else 1),
+                    ),
                 )
                 cur = conn.execute(statement, [*params, limit])
             return [Candidate(cast(Any, r[0]), int(r[1]), 1.0 - float(r[2]), "vector") for r in cur.fetchall()]
@@ -303,9 +337,10 @@ class PostgresVectors(PostgresHost):
         return self._dim
 
     def _vector_branches(
-        self, conn: Conn, agent_id: int, vector: Vector, scope: Scope, limit: int
+        self, conn: Conn, agent_id: int, vector: Vector, scope: Scope, limit: int, ivf: IvfIndex | None = None
     ) -> tuple[list[sql.Composable], list[Any]]:
-        """One ``(SELECT … ORDER BY distance LIMIT k)`` per kind in scope, with the scope in its WHERE."""
+        """One ``(SELECT … ORDER BY distance LIMIT k)`` per kind in scope, with the scope in its WHERE;
+        messages of a whole agent through the IVF index when there is one (``ivf``)."""
         thread_id = None
         kinds = [k for k in ("message", "fact", "summary") if k in scope.kinds]
         if scope.thread is not None:
@@ -317,6 +352,10 @@ class PostgresVectors(PostgresHost):
         for kind in kinds:
             table, key, items = VECTOR_TABLES[kind]
             alias = SEARCH_TABLES[kind][1]
+            if kind == "message" and ivf is not None and _on_vector_row(scope):
+                branches.append(_ivf_branch(cast(int, self._dim)))
+                params += [vector, agent_id, vector, max(_IVF_CANDIDATES * limit, 40), limit]
+                continue
             if kind == "message" and _on_vector_row(scope):
                 where = self._message_vector_where(agent_id, thread_id, scope)
                 source: sql.Composable = sql.SQL("message_vectors v")
@@ -360,6 +399,27 @@ class PostgresVectors(PostgresHost):
                 scope.user,
             )
         return where
+
+
+#: Candidates an IVF search takes, per result, by half-precision distance (ordered again at full precision).
+_IVF_CANDIDATES = 4
+
+
+def _ivf_branch(dim: int) -> sql.Composable:
+    """The message branch of a whole-agent search through the IVF index (:mod:`.ivf`): the nearest rows by the
+    indexed half-precision expression, ordered again by their full distance. Parameters: the vector, the
+    agent id, the vector again, the candidates, the limit."""
+    half = sql.SQL("halfvec({})").format(sql.Literal(dim))
+    return sql.SQL(
+        "(SELECT 'message'::text AS kind, c.message_id AS id, c.embedding <=> %s::vector AS distance "
+        "FROM (SELECT v.message_id, v.embedding FROM message_vectors v WHERE v.agent_id = %s "
+        "ORDER BY v.embedding::{half} <=> %s::vector::{half} LIMIT %s) c ORDER BY distance LIMIT %s)"
+    ).format(half=half)
+
+
+def _broad(scope: Scope) -> bool:
+    """A search over a whole agent: no user and no conversation to narrow it."""
+    return scope.user is None and scope.thread is None
 
 
 def _on_vector_row(scope: Scope) -> bool:
