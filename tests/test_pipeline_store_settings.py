@@ -1,5 +1,5 @@
 """``Memory(location)`` opens its store with every storage setting: ``MEMLANE_PG_*`` (pool size, HNSW
-parameters) reach a ``postgresql://`` store, the SQLite tunables a SQLite one."""
+parameters, the whole-agent index) reach a ``postgresql://`` store, the SQLite tunables a SQLite one."""
 
 from __future__ import annotations
 
@@ -22,6 +22,8 @@ def test_pg_settings_reach_a_memory_opened_by_url(new_pg_database: Callable[[], 
         pg_hnsw_m=8,
         pg_hnsw_ef_construction=32,
         pg_hnsw_ef_search=77,
+        pg_index_min_rows=5000,
+        pg_index_memory="256MB",
     )
     with Memory(url, agent="bot", settings=settings) as mem:
         mem.add_message("t", "user", "vectors make the HNSW indexes", user="alice")
@@ -29,6 +31,7 @@ def test_pg_settings_reach_a_memory_opened_by_url(new_pg_database: Callable[[], 
         store = mem.store
         assert (store.hnsw_m, store.hnsw_ef_construction, store.hnsw_ef_search) == (8, 32, 77)  # type: ignore[attr-defined]
         assert store._pool.max_size == 2  # type: ignore[attr-defined]
+        assert (store._ivf.min_rows, store._ivf.memory) == (5000, "256MB")  # type: ignore[attr-defined]
     with psycopg.connect(url) as conn:
         options = conn.execute(
             "SELECT i.reloptions FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid "

@@ -72,6 +72,19 @@ class Settings(BaseSettings):
     pg_hnsw_ef_search: int = Field(
         40, ge=1, le=1000, description="HNSW candidate list size of a PostgreSQL vector query (at least its limit)."
     )
+    pg_index_min_rows: int = Field(
+        100_000,
+        ge=0,
+        description="Message vectors from which a PostgreSQL store builds its whole-agent IVF index in the "
+        "background; 0 = never.",
+    )
+    pg_index_memory: str = Field(
+        "2GB",
+        pattern=r"^\s*\d+\s*(kB|MB|GB|TB)\s*$",
+        description="maintenance_work_mem of that index's builds (e.g. 512MB, 4GB), used by stores of ~300k "
+        "message vectors and more: its k-means trains as many cells as fit, ~2,100 in 1GB, 3,000 in 2GB, "
+        "3,800 in 3GB.",
+    )
     embedder: str = Field("minilm", description="minilm (local, offline), openai, fake or none.")
     embedder_base_url: str | None = None
     embedder_model: str | None = None

@@ -51,11 +51,14 @@ def open_store(
     hnsw_m: int = 16,
     hnsw_ef_construction: int = 64,
     hnsw_ef_search: int = 40,
+    vector_index_min_rows: int | None = 100_000,
+    vector_index_memory: str = "2GB",
 ) -> Store:
     """Open (and migrate) the store at a SQLite path, ``sqlite:///path`` or ``postgresql://`` URL.
 
-    ``busy_timeout_ms`` applies to SQLite; ``pool_size`` (most connections) and the HNSW parameters to
-    PostgreSQL; ``lock_retries`` to both (retries of a locked database or a deadlocked transaction).
+    ``busy_timeout_ms`` applies to SQLite; ``pool_size`` (most connections), the HNSW parameters and the
+    whole-agent index (``vector_index_min_rows``, None for never, and ``vector_index_memory``) to PostgreSQL;
+    ``lock_retries`` to both (retries of a locked database or a deadlocked transaction).
 
     Raises:
         ConfigError: a PostgreSQL URL without the postgres extra installed. InvalidInput: bad parameters.
@@ -75,6 +78,8 @@ def open_store(
             hnsw_ef_construction=hnsw_ef_construction,
             hnsw_ef_search=hnsw_ef_search,
             retries=lock_retries,
+            vector_index_min_rows=vector_index_min_rows,
+            vector_index_memory=vector_index_memory,
         )
         return store
     from .sqlite import SQLiteStore
@@ -96,4 +101,6 @@ def open_store_for(settings: Settings, location: str | None = None) -> Store:
         hnsw_m=settings.pg_hnsw_m,
         hnsw_ef_construction=settings.pg_hnsw_ef_construction,
         hnsw_ef_search=settings.pg_hnsw_ef_search,
+        vector_index_min_rows=settings.pg_index_min_rows or None,
+        vector_index_memory=settings.pg_index_memory,
     )

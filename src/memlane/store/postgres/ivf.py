@@ -17,8 +17,8 @@ cells nearest to it, and on the same store 2,000 cells probed 24 at a time found
   CONCURRENTLY`` under a new name, then swapped in one transaction) once the rows have grown by a fifth,
   so the cells follow the data. Writes go on meanwhile; new rows join their nearest cell at once.
 * k-means needs memory: pgvector trains on 50 rows a cell and keeps a bound per row and cell, ~200 x
-  lists² bytes. ``lists`` is 4 sqrt(rows), at most what fits in the build's memory (``memory``, 1 GB by
-  default: ~2,200 cells; the build sets its own ``maintenance_work_mem``).
+  lists² bytes. ``lists`` is 4 sqrt(rows), at most what fits in the build's memory (``memory``, 2 GB by
+  default: ~3,060 cells, reached from ~585k rows; the build sets its own ``maintenance_work_mem``).
 * One build at a time per server (a session-level advisory lock) and per store object (a thread).
 """
 
@@ -60,16 +60,44 @@ class IvfIndex:
         return probes_for(self.lists)
 
 
-def lists_for(rows: int, memory: int) -> int:
-    """Cells of an index over ``rows`` vectors: 4 sqrt(rows), at most what k-means can train in ``memory``
-    bytes (pgvector's bounds take 4 bytes per sampled row and cell, 50 rows a cell: 200 lists² bytes)."""
-    fits = math.isqrt(int(memory * 0.9) // (4 * _SAMPLES_PER_LIST))
-    return max(_MIN_LISTS, min(4 * math.isqrt(rows), fits))
+def kmeans_bytes(lists: int, dim: int, rows: int) -> int:
+    """Memory pgvector's k-means asks for to train ``lists`` cells of half-precision vectors (its own count,
+    ``ElkanKmeans`` in ``ivfkmeans.c``): room for 50 sample rows a cell (at least 10,000), a bound per
+    sample and cell (the bulk: 200 lists² bytes), the centres in single precision, and a table of
+    cell-to-cell distances."""
+    room = max(_SAMPLES_PER_LIST * lists, 10_000)
+    samples = min(rows, room)
+    return (
+        room * (8 + 2 * dim)
+        + 2 * lists * (8 + 4 * dim)
+        + 4 * samples * lists
+        + 4 * lists * lists
+        + 8 * samples
+        + 12 * lists
+    )
+
+
+def lists_for(rows: int, memory: int, dim: int = 384) -> int:
+    """Cells of an index over ``rows`` vectors: 4 sqrt(rows), at most what k-means can train in 95 % of
+    ``memory`` bytes (the bounds, 200 lists² bytes, dominate: 1 GB ~2,130 cells, 2 GB ~3,060, 3 GB ~3,770)."""
+    lists = max(_MIN_LISTS, 4 * math.isqrt(rows))
+    low, high = _MIN_LISTS, lists
+    while low < high:  # the most cells that fit
+        middle = (low + high + 1) // 2
+        if kmeans_bytes(middle, dim, rows) <= 0.95 * memory:
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def probes_for(lists: int) -> int:
-    """Cells a query scans: 0.6 sqrt(lists), at least 10 (2,000 cells: 27; 4,000: 38)."""
-    return min(lists, max(10, math.ceil(0.6 * math.sqrt(lists))))
+    """Cells a query scans: a third of sqrt(lists), at least 10 (2,000 cells: 15; 3,000: 19; 4,000: 21).
+
+    Measured at 1M chat vectors (``bench/broad.py``): ~3,800 cells probed 13 at a time found 0.95-0.96 of
+    the exact top 10, 20 at a time 0.97-0.99, 38 at a time 0.996 in twice the time (bench/RESULTS.md,
+    "Round 7")."""
+    return min(lists, max(10, math.ceil(math.sqrt(lists) / 3)))
 
 
 def memory_bytes(text: str) -> int:
@@ -93,15 +121,22 @@ def index_statement(name: str, dim: int, lists: int, *, concurrently: bool) -> s
 
 
 def build(conn: Conn, dim: int, memory: str, *, concurrently: bool) -> IvfIndex | None:
-    """Build the index over the table as it is (``conn`` in autocommit mode, or in a transaction if not
-    ``concurrently``); None if another session is building one. Concurrently: writes go on, and the old
-    index serves until the new one replaces it."""
-    if not conn.execute("SELECT pg_try_advisory_lock(%s)", (_IVF_LOCK,)).fetchone()[0]:  # type: ignore[index]
+    """Build the index over the table as it is; None if another session is building one.
+
+    ``concurrently``: ``conn`` in autocommit mode, writes go on meanwhile, and the old index serves until
+    the new one replaces it (the lock and the memory setting belong to the session, which the caller ends).
+    Otherwise ``conn`` is in a transaction, which holds both (and blocks writes to the table).
+    """
+    if concurrently:
+        held = conn.execute("SELECT pg_try_advisory_lock(%s)", (_IVF_LOCK,)).fetchone()
+    else:
+        held = conn.execute("SELECT pg_try_advisory_xact_lock(%s)", (_IVF_LOCK,)).fetchone()
+    if held is None or not held[0]:
         return None
     try:
         rows = int(conn.execute("SELECT count(*) FROM message_vectors").fetchone()[0])  # type: ignore[index]
-        lists = lists_for(rows, memory_bytes(memory))
-        conn.execute("SELECT set_config('maintenance_work_mem', %s, false)", (memory,))
+        lists = lists_for(rows, memory_bytes(memory), dim)
+        conn.execute("SELECT set_config('maintenance_work_mem', %s, %s)", (memory, not concurrently))
         conn.execute(sql.SQL("DROP INDEX IF EXISTS {}").format(sql.Identifier(_BUILDING)))  # a failed build's
         conn.execute(index_statement(_BUILDING, dim, lists, concurrently=concurrently))
         with conn.transaction():
@@ -116,8 +151,9 @@ def build(conn: Conn, dim: int, memory: str, *, concurrently: bool) -> IvfIndex 
                 )
         return IvfIndex(lists, rows)
     finally:
-        conn.execute("RESET maintenance_work_mem")
-        conn.execute("SELECT pg_advisory_unlock(%s)", (_IVF_LOCK,))
+        if concurrently and not conn.closed:
+            conn.execute("RESET maintenance_work_mem")
+            conn.execute("SELECT pg_advisory_unlock(%s)", (_IVF_LOCK,))
 
 
 def drop(conn: Conn) -> int:

@@ -16,10 +16,12 @@ append gives its numbers back. Sequence numbers stay gap-free and unique across 
 
 Search: full text through generated ``tsvector`` columns (see :mod:`memlane.store.postgres.schema`),
 vectors through HNSW indexes with pgvector's iterative index scans, so a filtered query keeps scanning
-until it has ``limit`` rows the scope allows. Scope filters are always in the query's WHERE clause.
+until it has ``limit`` rows the scope allows; messages of a whole agent, once the store is large, through an
+IVF index built in the background (:mod:`memlane.store.postgres.ivf`). Scope filters are always in the
+query's WHERE clause.
 
 The store is put together from parts, one module each: :mod:`.threads` (threads and messages),
-:mod:`.facts`, :mod:`.summaries`, :mod:`.vectors`, :mod:`.search`
+:mod:`.facts`, :mod:`.summaries`, :mod:`.vectors` (with :mod:`.ivf`), :mod:`.search`
 (keyword search, scopes), :mod:`.jobs`, :mod:`.usage` and :mod:`.exchange`
 (export/import), on the shared pieces of :mod:`.common`. This module holds the connections,
 transactions, migrations, store status and metadata, and agents.
@@ -99,7 +101,7 @@ class PostgresStore(
         vector_index_min_rows: message vectors from which whole-agent searches get an IVF index, built in
             the background (None: never; see :mod:`memlane.store.postgres.ivf`).
         vector_index_memory: ``maintenance_work_mem`` of that index's builds (a PostgreSQL size such as
-            ``"1GB"``): its k-means trains as many cells as fit in it.
+            ``"2GB"``): its k-means trains as many cells as fit in it (see :func:`.ivf.lists_for`).
         retries: how often a transaction that hit a deadlock or serialization failure is rerun.
         connect_timeout: seconds to wait for the server when opening.
 
@@ -110,8 +112,9 @@ class PostgresStore(
     backend = "postgres"
     #: Reads of one recall may run at the same time (each takes its own pooled connection).
     concurrent_reads = True
-    #: The least HNSW candidate list of a search over a whole agent (see ``_ef_search``): at 200k clustered
-    #: chat vectors, recall@10 of the exact top 10 is 0.77 at 40, 0.88 at 100, 0.95 at 200 (+2 ms).
+    #: The least HNSW candidate list of a search over a whole agent (see ``_ef_search``) while the store is
+    #: too small for the whole-agent IVF index (:mod:`.ivf`); at 1M clustered chat vectors the HNSW graph
+    #: found 0.69 of the exact top 10 at 200 and 0.90 at 1,000 (bench/RESULTS.md, "Round 7").
     hnsw_ef_search_broad = 200
 
     def __init__(
@@ -126,7 +129,7 @@ class PostgresStore(
         retries: int = 8,
         connect_timeout: float = 10.0,
         vector_index_min_rows: int | None = 100_000,
-        vector_index_memory: str = "1GB",
+        vector_index_memory: str = "2GB",
     ) -> None:
         if not url.startswith(("postgresql://", "postgres://")):
             raise InvalidInput("a PostgreSQL store needs a postgresql:// URL")

@@ -241,10 +241,9 @@ class PostgresVectors(PostgresHost):
         store has seen vectors (their dimension is unknown until then) or when the dimension is above
         pgvector's HNSW limit of 2,000.
 
-        ``maintenance_work_mem`` (e.g. ``"2GB"``) is used for this build only: a build whose graph fits in
-        it is several times faster, and the whole-agent index gets as many cells as its k-means can train
-        in it (default: the store's ``vector_index_memory``). The build blocks writes to the vector tables
-        while it runs.
+        ``maintenance_work_mem`` (e.g. ``"2GB"``) is used for the HNSW builds only: a build whose graph fits
+        in it is several times faster (the whole-agent index is built in the store's
+        ``vector_index_memory``). The build blocks writes to the vector tables while it runs.
 
         Raises:
             StorageError: the database failed.
@@ -267,8 +266,7 @@ class PostgresVectors(PostgresHost):
             rows = int(one_row(conn, "SELECT count(*) FROM message_vectors")[0])
             wanted = self._ivf.min_rows is not None and rows >= self._ivf.min_rows
             if wanted and not one_row(conn, "SELECT to_regclass(%s) IS NOT NULL", (IVF_INDEX,))[0]:
-                memory = maintenance_work_mem or self._ivf.memory
-                built += build_ivf(conn, int(row[0]), memory, concurrently=False) is not None
+                built += build_ivf(conn, int(row[0]), self._ivf.memory, concurrently=False) is not None
             return built
 
         try:
