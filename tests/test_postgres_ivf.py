@@ -38,8 +38,8 @@ def msg(content: str, user: str) -> NewMessage:
     return NewMessage("user", content, user, None, None, None, NOW, {})
 
 
-def index_scans(url: str, before: int = -1) -> int:
-    """``message_vectors_ivf``'s scan counter, waiting (up to 10 s) for it to pass ``before``: a backend
+def index_scans(url: str, at_least: int = 0) -> int:
+    """``message_vectors_ivf``'s scan counter, waiting (up to 10 s) for it to reach ``at_least``: a backend
     reports its statistics a moment after its transaction."""
     deadline = time.monotonic() + 10
     while True:
@@ -48,7 +48,7 @@ def index_scans(url: str, before: int = -1) -> int:
                 "SELECT coalesce(sum(idx_scan), 0) FROM pg_stat_user_indexes WHERE indexrelname = 'message_vectors_ivf'"
             ).fetchone()
         scans = int(row[0]) if row else 0
-        if scans > before or time.monotonic() > deadline:
+        if scans >= at_least or time.monotonic() > deadline:
             return scans
         time.sleep(0.2)
 
@@ -142,7 +142,7 @@ def test_whole_agent_searches_build_the_index_and_go_through_it(
         exact_scores = {h.id: h.score for h in exact}
         assert all(abs(h.score - exact_scores[h.id]) < 1e-5 for h in approximate if h.id in exact_scores)
     assert np.mean(found) >= 0.9
-    assert index_scans(pg_url, before) >= before + len(queries)
+    assert index_scans(pg_url, before + len(queries)) >= before + len(queries)
 
     # isolation: the other agent's rows are the nearest of the table, and never part of big's answers
     others = IDS["other"]
@@ -151,7 +151,8 @@ def test_whole_agent_searches_build_the_index_and_go_through_it(
         assert {h.id for h in store.vector_search("other", query, Scope(), 10)} <= others
 
     # a scoped search keeps its own path
-    scans = index_scans(pg_url)
+    scans = index_scans(pg_url, before + 3 * len(queries))  # both agents' searches above went through it
+    assert scans >= before + 3 * len(queries)
     hits = store.vector_search("big", queries[0], Scope(user="u3"), 10)
     assert len(hits) == 10 and {h.id for h in hits} <= IDS["t3"]
     time.sleep(1.0)
