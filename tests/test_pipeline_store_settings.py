@@ -45,3 +45,11 @@ def test_sqlite_settings_reach_a_memory_opened_by_path(tmp_path: Path) -> None:
     with Memory(tmp_path / "m.db", agent="bot", settings=settings) as mem:
         mem.add_message("t", "user", "hello")
         assert (mem.store._busy_timeout_ms, mem.store._lock_retries) == (1234, 3)  # type: ignore[attr-defined]
+
+
+def test_a_bad_index_memory_is_refused_with_its_form() -> None:
+    from memlane import ConfigError
+
+    with pytest.raises(ConfigError, match="memory size such as 2GB"):
+        load_settings(pg_index_memory="4G")
+    assert load_settings(pg_index_memory=" 512MB ").pg_index_memory == "512MB"

@@ -8,6 +8,7 @@ A config file may hold the keys at top level or under a ``memlane:`` (or seed 00
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from contextvars import ContextVar
 from pathlib import Path
@@ -80,7 +81,6 @@ class Settings(BaseSettings):
     )
     pg_index_memory: str = Field(
         "2GB",
-        pattern=r"^\s*\d+\s*(kB|MB|GB|TB)\s*$",
         description="maintenance_work_mem of that index's builds (e.g. 512MB, 4GB), used by stores of ~300k "
         "message vectors and more: its k-means trains as many cells as fit, ~2,100 in 1GB, 3,000 in 2GB, "
         "3,800 in 3GB.",
@@ -135,6 +135,15 @@ class Settings(BaseSettings):
     llm_budget_reserve: float = Field(
         0.2, ge=0, le=1, description="Background LLM jobs wait while less than this share of the budget is left."
     )
+
+    @field_validator("pg_index_memory")
+    @classmethod
+    def _memory_size(cls, value: str) -> str:
+        if re.fullmatch(r"\s*\d+\s*(kB|MB|GB|TB)\s*", value) is None:
+            raise ValueError(
+                f"must be a PostgreSQL memory size such as 2GB or 512MB (units kB, MB, GB, TB), not {value!r}"
+            )
+        return value.strip()
 
     @field_validator("home", mode="before")
     @classmethod
