@@ -81,9 +81,9 @@ class Settings(BaseSettings):
     )
     pg_index_memory: str = Field(
         "2GB",
-        description="maintenance_work_mem of that index's builds (e.g. 512MB, 4GB), used by stores of ~300k "
-        "message vectors and more: its k-means trains as many cells as fit, ~2,100 in 1GB, 3,000 in 2GB, "
-        "3,800 in 3GB.",
+        description="Most maintenance_work_mem of that index's builds (e.g. 512MB, 4GB; its k-means asks "
+        "~360MB over 100k message vectors, ~1GB over 300k): it trains as many cells as fit, ~2,100 in 1GB, "
+        "3,000 in 2GB, 3,800 in 3GB.",
     )
     embedder: str = Field("minilm", description="minilm (local, offline), openai, fake or none.")
     embedder_base_url: str | None = None
