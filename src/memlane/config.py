@@ -33,6 +33,18 @@ def default_home() -> Path:
     return Path(env).expanduser() if env else Path(platformdirs.user_data_dir("memlane"))
 
 
+def memory_bytes(text: str) -> int:
+    """Bytes of a PostgreSQL memory size such as ``"2GB"`` or ``"512MB"`` (units kB, MB, GB, TB).
+
+    Raises:
+        ValueError: ``text`` is no such size.
+    """
+    match = re.fullmatch(r"\s*(\d+)\s*(kB|MB|GB|TB)\s*", text)
+    if match is None:
+        raise ValueError(f"must be a PostgreSQL memory size such as 2GB or 512MB (units kB, MB, GB, TB), not {text!r}")
+    return int(match.group(1)) * {"kB": 1 << 10, "MB": 1 << 20, "GB": 1 << 30, "TB": 1 << 40}[match.group(2)]
+
+
 class Settings(BaseSettings):
     """Every tunable of memlane, with its default."""
 
@@ -139,10 +151,7 @@ class Settings(BaseSettings):
     @field_validator("pg_index_memory")
     @classmethod
     def _memory_size(cls, value: str) -> str:
-        if re.fullmatch(r"\s*\d+\s*(kB|MB|GB|TB)\s*", value) is None:
-            raise ValueError(
-                f"must be a PostgreSQL memory size such as 2GB or 512MB (units kB, MB, GB, TB), not {value!r}"
-            )
+        memory_bytes(value)
         return value.strip()
 
     @field_validator("home", mode="before")

@@ -25,7 +25,6 @@ cells nearest to it, and on the same store 2,000 cells probed 24 at a time found
 from __future__ import annotations
 
 import math
-import re
 import threading
 import time
 from collections.abc import Callable
@@ -34,6 +33,7 @@ from dataclasses import dataclass
 import psycopg
 from psycopg import sql
 
+from ...config import memory_bytes
 from .common import Conn
 
 __all__ = ["INDEX", "IvfBuilds", "IvfIndex", "lists_for", "memory_bytes", "probes_for"]
@@ -98,14 +98,6 @@ def probes_for(lists: int) -> int:
     the exact top 10, 20 at a time 0.97-0.99, 38 at a time 0.996 in twice the time (bench/RESULTS.md,
     "Round 7")."""
     return min(lists, max(10, math.ceil(math.sqrt(lists) / 3)))
-
-
-def memory_bytes(text: str) -> int:
-    """Bytes of a PostgreSQL memory setting such as ``"1GB"`` or ``"512MB"`` (units kB, MB, GB, TB)."""
-    match = re.fullmatch(r"\s*(\d+)\s*(kB|MB|GB|TB)\s*", text)
-    if match is None:
-        raise ValueError(f"not a memory size such as '1GB': {text!r}")
-    return int(match.group(1)) * {"kB": 1 << 10, "MB": 1 << 20, "GB": 1 << 30, "TB": 1 << 40}[match.group(2)]
 
 
 def index_statement(name: str, dim: int, lists: int, *, concurrently: bool) -> sql.Composed:

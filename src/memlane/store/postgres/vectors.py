@@ -323,7 +323,7 @@ class PostgresVectors(PostgresHost):
         scan go on, the list alone decides what is found, and on clustered chat the default 40 finds ~0.77 of
         the exact top 10 (bench/RESULTS.md, "Whole-agent recall at scale")."""
         ef = max(self.hnsw_ef_search, limit)
-        if scope.user is None and scope.thread is None:
+        if _broad(scope):
             ef = max(ef, self.hnsw_ef_search_broad)
         return min(1000, ef)
 
