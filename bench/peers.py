@@ -7,6 +7,9 @@ system is served a vector computed earlier), so only the memory systems differ:
   an ``add_messages``, a batch spanning sessions one ``add_to_threads``), searched with ``recall(question,
   limit=25, now=...)``, default preset (as bench/locomo.py). **memlane-per-thread** (not run by default) is the
   same with one ``add_messages`` per session piece of a batch, as this benchmark wrote before ``add_to_threads``.
+  A small write returns once its messages are stored and their texts are embedded behind it, together
+  (memlane.memory.behind); ingest is timed until ``Memory.flush()`` says every vector is stored.
+  **memlane-inline** (not run by default) is memlane with that queue off (``MEMLANE_EMBED_BEHIND=false``).
 - **chroma**: ``chromadb.PersistentClient``, a collection per conversation (cosine HNSW), ``add`` of the batch
   with the embedder as the collection's ``EmbeddingFunction``; ``query(query_texts=[q], n_results=25)``.
 - **langgraph**: ``InMemoryStore(index={"dims": 384, "embed": ..., "fields": ["text"]})``, a namespace per
@@ -80,8 +83,10 @@ from locomo import (
     open_memory,
     percentile,
     score,
+    settings_for_bench,
     thread_key,
 )
+from memlane import Memory as MemlaneMemory
 from memlane.embeddings import Embedder, OnnxMiniLMEmbedder
 from memlane.retrieval import get_preset
 from memlane.tokens import get_tokenizer
@@ -109,6 +114,9 @@ class System:
 
     def search(self, conv: Conversation, question: str) -> Ranked:
         raise NotImplementedError
+
+    def settle(self) -> None:
+        """Wait until everything added is searchable by its vector (ingest is timed until it returns)."""
 
     def close(self) -> None:
         """Release the store (its files are removed by the caller)."""
@@ -145,6 +153,11 @@ class Memlane(System):
         covers = self.covers[conv.sample_id]
         return Ranked([covers(h) for h in hits], [hit_text(h) for h in hits])
 
+    def settle(self) -> None:
+        # A small write returns once its messages are stored; their texts are embedded behind it, together.
+        for mem in self.mems.values():
+            mem.flush()
+
     def close(self) -> None:
         for mem in self.mems.values():
             mem.close()
@@ -177,6 +190,22 @@ class MemlanePerThread(Memlane):
     def add(self, conv: Conversation, turns: Sequence[Turn]) -> None:
         for thread, items in self._pieces(conv, turns).items():
             self._mem(conv).add_messages(thread, items)
+
+
+class MemlaneInline(Memlane):
+    """memlane with ``MEMLANE_EMBED_BEHIND=false``: every write embeds its texts before it commits (as before
+    the queue of memlane.memory.behind), kept to compare the two in one run."""
+
+    name = "memlane-inline"
+
+    def _mem(self, conv: Conversation) -> Any:
+        if conv.sample_id not in self.mems:
+            last = conv.sessions[-1].date
+            settings = settings_for_bench().model_copy(update={"embed_behind": False})
+            self.mems[conv.sample_id] = MemlaneMemory(
+                self.db, agent=conv.sample_id, settings=settings, embedder=self.embedder, clock=lambda: last
+            )
+        return self.mems[conv.sample_id]
 
 
 class Chroma(System):
@@ -340,6 +369,7 @@ class EmbedderOnly(System):
 SYSTEMS: dict[str, Callable[[Path, Embedder], System]] = {
     "memlane": Memlane,
     "memlane-per-thread": MemlanePerThread,
+    "memlane-inline": MemlaneInline,
     "chroma": Chroma,
     "langgraph": LangGraph,
     "mem0": Mem0,
@@ -360,6 +390,7 @@ def ingest(system: System, conversations: Sequence[Conversation], batch: int) ->
         turns = conv.turns
         for start in range(0, len(turns), batch):
             system.add(conv, turns[start : start + batch])
+    system.settle()
     return time.perf_counter() - wall, time.process_time() - cpu
 
 

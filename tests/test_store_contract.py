@@ -293,6 +293,7 @@ def test_add_to_threads_appends_to_each_thread_and_embeds_all_texts_in_one_model
     settings = load_settings(embedder="none", worker="none")
     with Memory(store_url, agent="a", settings=settings, embedder=embedder, clock=clock) as mem:
         mem.add_message("t2", "user", "already here")
+        mem.flush()  # its vector is embedded behind the write
         embedder.runs.clear()
         stored = mem.add_to_threads(
             {
@@ -307,6 +308,7 @@ def test_add_to_threads_appends_to_each_thread_and_embeds_all_texts_in_one_model
         assert mem.history("t2")[1:] == stored["t2"] and mem.history("t1") == stored["t1"]
         assert stored["t3"] == [] and mem.history("t3") == []
         assert stored["t4"][0].metadata == {"k": 1} and stored["t1"][0].user == "ann"
+        mem.flush()
         assert len(embedder.runs) == 1 and len(embedder.runs[0]) == 5  # one model run for the four threads
         # Each message got its own text's vector (the rows were not shifted between threads).
         messages = {m.id: m for key in ("t1", "t2", "t4") for m in stored[key]}

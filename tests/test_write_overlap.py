@@ -69,7 +69,10 @@ def held(monkeypatch: pytest.MonkeyPatch) -> Iterator[HeldEmbedder]:
 
 
 def _memory(store_url: str, embedder: FakeEmbedder) -> Memory:
-    return Memory(store_url, agent="a", settings=load_settings(embedder="none", worker="none"), embedder=embedder)
+    # The queue of memlane.memory.behind off: what is tested here is a write's own embedding, which a write
+    # makes when the queue is off or full (tests/test_vectors_behind.py tests the queue).
+    settings = load_settings(embedder="none", worker="none", embed_behind=False)
+    return Memory(store_url, agent="a", settings=settings, embedder=embedder)
 
 
 def _stored_vectors(mem: Memory, ids: list[int]) -> np.ndarray:

@@ -150,6 +150,9 @@ class AsyncMemory:
     async def run_jobs(self, timeout: float | None = 60.0) -> int:
         return await self._run(self.sync.run_jobs, timeout)
 
+    async def flush(self, timeout: float | None = None) -> bool:
+        return await self._run(self.sync.flush, timeout)
+
     async def count_tokens(self, text: str) -> int:
         return await self._run(self.sync.count_tokens, text)
 

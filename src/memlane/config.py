@@ -98,6 +98,12 @@ class Settings(BaseSettings):
         "3,000 in 2GB, 3,800 in 3GB.",
     )
     embedder: str = Field("minilm", description="minilm (local, offline), openai, fake or none.")
+    embed_behind: bool = Field(
+        True,
+        description="With a local model, a small write returns once its messages are stored and a helper "
+        "thread embeds the texts of queued writes together; recall waits for its agent's (false: every write "
+        "embeds before it commits).",
+    )
     embedder_base_url: str | None = None
     embedder_model: str | None = None
     embedder_api_key: str | None = None

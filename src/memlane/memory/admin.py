@@ -50,14 +50,12 @@ class AdminMixin(MemoryBase):
             raise ModelMismatch(problem)
 
     def _vector_retriever(self, agent: str, query: str, scope: Scope, limit: int) -> list[Any]:
-        assert self.embedder is not None
-        return self.store.vector_search(agent, self.embedder.embed_query(query), scope, limit)
+        return self.store.vector_search(agent, self._query_vector(agent, query), scope, limit)
 
     def _keyword_retriever(self, agent: str, query: str, scope: Scope, limit: int) -> list[Any]:
         """The store's keyword search, able to ask for the query's vector: the embedder shares one embedding
         of a query among the threads asking for it at once, so with the vector retriever it is made once."""
-        assert self.embedder is not None
-        vector = partial(self.embedder.embed_query, query)
+        vector = partial(self._query_vector, agent, query)
         return self.store.keyword_search(agent, query, scope, limit, query_vector=vector)
 
     def reindex(self, *, batch_size: int = 256, progress: Callable[[int, int], None] | None = None) -> int:
@@ -68,6 +66,8 @@ class AdminMixin(MemoryBase):
         """
         if self.embedder is None:
             raise InvalidInput("no embedder is configured (embedder = none)")
+        if self._behind is not None:  # the queued writes' vectors first (see memlane.memory.behind)
+            self._behind.wait()
         if self._model_mismatch() is not None:
             self.store.drop_vectors()
         self.store.set_meta("embedding_model", self.embedder.model)

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from ..retrieval import Searcher
     from ..store import Store
     from ..tokens import Tokenizer
+    from .behind import VectorsBehind
 
 __all__ = [  # the text helpers live in memlane.texts (the pipeline uses them too); re-exported here
     "KINDS",
@@ -65,6 +66,8 @@ class MemoryBase:
     pipeline: Pipeline
     usage: UsageLedger
     _token_counts: TokenCounts
+    _behind: VectorsBehind | None  # set: small writes leave their texts to be embedded behind them
+    _model_noted: bool = False  # the store's embedding_model has been seen set
 
     def _now(self) -> datetime:
         return aware(self.clock())
@@ -76,12 +79,16 @@ class MemoryBase:
         return self.embedder.embed(list(texts), "document")
 
     def _embed_while_writing(self, texts: Sequence[str]) -> Embedding | None:
-        """The vectors of ``texts``, for a write that stores them with its rows (see :class:`Embedding`)."""
+        """The vectors of ``texts``, for a write that stores them with its rows (see :class:`Embedding`), or
+        a promise of them (``Embedding.later``: the write records its messages as waiting for their vectors
+        and hands them to :mod:`memlane.memory.behind` once stored)."""
         if self.embedder is None or not texts:
             return None
         embedder = self.embedder
         self._note_model(embedder)
         items = list(texts)
+        if self._behind is not None and self._behind.room(len(items)):
+            return Embedding(None)
         rounds = embedder.batch_size * embedder.concurrency * OVERLAP_ROUNDS
         if embedder.in_process and len(items) <= rounds and embedder.idle:
             under_way = _HELPERS.try_submit(embedder.embed, items, "document")
@@ -90,8 +97,19 @@ class MemoryBase:
         return Embedding(embedder.embed(items, "document"))
 
     def _note_model(self, embedder: Embedder) -> None:
+        if self._model_noted:
+            return
         if self.store.get_meta("embedding_model") is None:
             self.store.set_meta("embedding_model", embedder.model)
+        self._model_noted = True  # until reindex, which notes it itself
+
+    def _query_vector(self, agent: str, query: str) -> np.ndarray:
+        """The query's vector, once the agent's earlier writes have theirs (see :mod:`.behind`)."""
+        assert self.embedder is not None
+        vector = self.embedder.embed_query(query)
+        if self._behind is not None:
+            self._behind.wait(agent)
+        return vector
 
     def _embed_one(self, text: str) -> np.ndarray | None:
         vectors = self._embed([text])
@@ -115,10 +133,19 @@ class Embedding:
     a remote model, whose latency is not to be waited for inside a transaction, and a write that finds the
     model busy (``Embedder.idle``): under concurrent writes a transaction waiting for its texts behind
     others' would hold up every writer (measured: 32 writers' p95 +40 %, bench/RESULTS.md, "Round 6").
+
+    All of that applies when the queue of :mod:`.behind` is off (``MEMLANE_EMBED_BEHIND=false``) or full;
+    otherwise a small write with a local model stores no vectors at all (``later``): they are embedded
+    after it commits, together with other writes' texts.
     """
 
-    def __init__(self, vectors: np.ndarray | Future[np.ndarray]) -> None:
+    def __init__(self, vectors: np.ndarray | Future[np.ndarray] | None) -> None:
         self._vectors = vectors
+
+    @property
+    def later(self) -> bool:
+        """The write stores no vectors: they are embedded after it commits (see :mod:`.behind`)."""
+        return self._vectors is None
 
     def rows(self, start: int, end: int) -> Callable[[], np.ndarray]:
         """A call returning rows ``start:end``, waiting for every row (so an embedding error reaches the
@@ -127,6 +154,8 @@ class Embedding:
 
     def result(self) -> np.ndarray:
         """Every row (waiting for them if under way; an embedding error is raised here)."""
+        if self._vectors is None:
+            raise RuntimeError("the vectors of this write are embedded after it")
         return self._vectors.result() if isinstance(self._vectors, Future) else self._vectors
 
 

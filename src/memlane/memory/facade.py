@@ -38,6 +38,7 @@ from ..validation import check_key
 from .admin import AdminMixin
 from .agent import AgentMixin
 from .base import typed_errors
+from .behind import behind_for
 from .facts import FactsMixin
 from .keys import KeysMixin
 from .recall import RecallMixin
@@ -143,11 +144,15 @@ class Memory(ThreadsMixin, FactsMixin, RecallMixin, AdminMixin, AgentMixin, Keys
         self.searcher = Searcher(self.store)
         self._token_counts = TokenCounts(self.tokenizer)
         self.pipeline = Pipeline(self)
+        self._behind = None
         if self.embedder is not None:
             self.searcher.retrievers["vector"] = self._vector_retriever
             self.searcher.retrievers["keyword"] = self._keyword_retriever
             if check_model:
                 self._check_model()
+            if self.embedder.in_process and self.settings.embed_behind:
+                self._behind = behind_for(self.store)
+                self._behind.recover(self.embedder)  # what a stopped process left pending, in the background
         if self.settings.auto_prune_days and self._owns_store:
             self.prune(self.settings.auto_prune_days)
         if self.settings.message_retention_days and self._owns_store:
@@ -161,12 +166,26 @@ class Memory(ThreadsMixin, FactsMixin, RecallMixin, AdminMixin, AgentMixin, Keys
 
     # -- lifecycle ----------------------------------------------------------------------------------
     def close(self) -> None:
-        """Stop the background worker, then close the store (unless it was handed in)."""
+        """Stop the background worker, wait for the vectors of the messages written (:meth:`flush`), then
+        close the store (unless it was handed in)."""
         worker, self._worker = getattr(self, "_worker", None), None
         if worker is not None:
             worker.stop()
+        self.flush()
         if self._owns_store:
             self.store.close()
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until every message this process wrote to the store has its vector; False if ``timeout``
+        seconds passed first.
+
+        With a local model, a small write returns once its messages are stored, and a helper thread embeds
+        the texts of the writes queued meanwhile together (``MEMLANE_EMBED_BEHIND``). ``recall()`` already
+        waits for its own agent's; call this before reading vectors some other way, or to time ingestion
+        with its embedding. Messages whose embedding failed stay pending and do not hold this up.
+        """
+        behind = getattr(self, "_behind", None)
+        return True if behind is None else behind.wait(timeout=timeout)
 
     def __enter__(self) -> Memory:
         return self

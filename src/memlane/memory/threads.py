@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -80,17 +80,29 @@ class ThreadsMixin(MemoryBase):
             max_chars=self.settings.max_content_chars,
         )
         key = check_key(thread, "thread")
-        embedding = self._embed_while_writing([item_text(item)])
-        vectors = None if embedding is None else embedding.rows(0, 1)
+        texts = [item_text(item)]
+        embedding = self._embed_while_writing(texts)
+        later = embedding is not None and embedding.later
+        vectors = None if embedding is None or later else embedding.rows(0, 1)
         jobs = self.pipeline.after_messages(key, [item])
         try:
-            return self.store.add_messages(self.agent, key, [item], [self._count(item)], self._now(), vectors, jobs)[0]
+            stored = self.store.add_messages(
+                self.agent, key, [item], [self._count(item)], self._now(), vectors, jobs, vectors_later=later
+            )
         except StorageError:
             # Delivered twice at once (another process stored it first): the unique index refused this copy.
             known = self.external_message(key, external_id) if external_id is not None else None
             if known is None:
                 raise
             return known
+        if later:
+            self._leave_behind(stored, texts)
+        return stored[0]
+
+    def _leave_behind(self, stored: list[Message], texts: Sequence[str]) -> None:
+        """Queue stored messages written with ``vectors_later`` for embedding (see :mod:`.behind`)."""
+        assert self._behind is not None and self.embedder is not None
+        self._behind.offer(self.embedder, stored, texts)
 
     def edit_message(self, thread: str, message_id: int, content: str) -> Message:
         """Replace a message's text (the chat platform's edit): its keyword-index entry, token count and
@@ -106,6 +118,8 @@ class ThreadsMixin(MemoryBase):
             raise NotFound(f"no message {mid} in thread {key!r}")
         text = check_content(content, "content", self.settings.max_content_chars)
         edited = replace(current, content=text)
+        if self._behind is not None:  # the old text's vector, should it still be queued, must not come last
+            self._behind.wait(self.agent)
         vectors = self._embed([item_text(edited)])
         return self.store.edit_message(
             self.agent, key, mid, text, self._count(edited), None if vectors is None else vectors[0]
@@ -149,7 +163,12 @@ class ThreadsMixin(MemoryBase):
         """
         key = check_key(thread, "thread")
         checked = self._new_messages(items)
-        embedding = self._embed_while_writing([item_text(m) for m in checked])
+        texts = [item_text(m) for m in checked]
+        embedding = self._embed_while_writing(texts)
+        if embedding is not None and embedding.later:
+            stored = self._append(key, checked, None, later=True)
+            self._leave_behind(stored, texts)
+            return stored
         return self._append(key, checked, None if embedding is None else embedding.rows(0, len(checked)))
 
     def add_to_threads(self, messages: Mapping[str, Iterable[Mapping[str, Any]]]) -> dict[str, list[Message]]:
@@ -176,13 +195,20 @@ class ThreadsMixin(MemoryBase):
             except InvalidInput as exc:
                 raise InvalidInput(f"thread {key!r}: {exc}") from exc
         # The first thread's transaction waits for every vector: an embedding error stores nothing.
-        embedding = self._embed_while_writing([item_text(m) for _, checked in writes for m in checked])
+        texts = [item_text(m) for _, checked in writes for m in checked]
+        embedding = self._embed_while_writing(texts)
         stored: dict[str, list[Message]] = {}
+        later = embedding is not None and embedding.later
         start = 0
-        for key, checked in writes:
-            end = start + len(checked)
-            stored[key] = self._append(key, checked, None if embedding is None else embedding.rows(start, end))
-            start = end
+        try:
+            for key, checked in writes:
+                end = start + len(checked)
+                vectors = None if embedding is None or later else embedding.rows(start, end)
+                stored[key] = self._append(key, checked, vectors, later=later)
+                start = end
+        finally:
+            if later:  # every stored thread's texts at once: one model run for them all
+                self._leave_behind([m for ms in stored.values() for m in ms], texts[:start])
         return stored
 
     def _new_messages(self, items: Iterable[Mapping[str, Any]]) -> list[NewMessage]:
@@ -193,12 +219,17 @@ class ThreadsMixin(MemoryBase):
         """
         return [new_message_from_item(item, i, self.settings.max_content_chars) for i, item in enumerate(items)]
 
-    def _append(self, key: str, checked: list[NewMessage], vectors: WriteVectors | None) -> list[Message]:
-        """Store checked messages (and their vectors, if any: perhaps still being embedded) at the end of
-        thread ``key``, with the jobs the pipeline queues for them, in one transaction."""
+    def _append(
+        self, key: str, checked: list[NewMessage], vectors: WriteVectors | None, *, later: bool = False
+    ) -> list[Message]:
+        """Store checked messages (and their vectors, if any: perhaps still being embedded; with ``later``,
+        their mark as waiting for them) at the end of thread ``key``, with the jobs the pipeline queues for
+        them, in one transaction."""
         counts = [self._count(m) for m in checked]
         jobs = self.pipeline.after_messages(key, checked) if checked else []
-        return self.store.add_messages(self.agent, key, checked, counts, self._now(), vectors, jobs)
+        return self.store.add_messages(
+            self.agent, key, checked, counts, self._now(), vectors, jobs, vectors_later=later
+        )
 
     def history(
         self, thread: str, limit: int | None = None, *, before: int | None = None, after: int | None = None

@@ -171,22 +171,30 @@ class Store(ABC):
         now: datetime,
         vectors: WriteVectors | None = None,
         jobs: Sequence[NewJob] = (),
+        *,
+        vectors_later: bool = False,
     ) -> list[Message]:
         """Append messages to a thread (created if new) in one transaction; sequence numbers are gap-free.
 
         ``vectors`` (one L2-normalised float32 row per item) and ``jobs`` are stored in the same transaction.
         ``vectors`` may be a call returning the rows: it is made inside the transaction after the messages are
-        written, and what it raises rolls the write back and reaches the caller.
-        Raises InvalidInput if there are not as many vectors as items.
+        written, and what it raises rolls the write back and reaches the caller. With ``vectors_later``
+        (and no ``vectors``) the messages are recorded as waiting for their vectors, in the same transaction
+        (see :meth:`pending_vectors`; :meth:`set_vectors` ends the wait).
+        Raises InvalidInput if there are not as many vectors as items, or if both are given.
         """
         if not items:
             return []
+        if vectors_later and vectors is not None:
+            raise InvalidInput("a write stores its vectors or waits for them, not both")
         if callable(vectors):
             vectors = _counted(vectors, len(items))
         elif vectors is not None and len(vectors) != len(items):
             raise InvalidInput(f"{len(vectors)} vectors for {len(items)} messages")
         times = [(item.created_at or now).astimezone(UTC) for item in items]
-        first_seq, ids = self._append_messages(agent, thread, items, token_counts, times, now, vectors, jobs)
+        first_seq, ids = self._append_messages(
+            agent, thread, items, token_counts, times, now, vectors, jobs, vectors_later
+        )
         return [
             Message(
                 id=ids[i],
@@ -217,10 +225,12 @@ class Store(ABC):
         now: datetime,
         vectors: WriteVectors | None,
         jobs: Sequence[NewJob],
+        vectors_later: bool,
     ) -> tuple[int, list[int]]:
         """The write of :meth:`add_messages` (items checked, ``times`` their creation times in UTC; the
-        vectors, when a call, asked for with :func:`vectors_now` after the messages are written); returns the
-        first sequence number taken and the ids of the messages, in order."""
+        vectors, when a call, asked for with :func:`vectors_now` after the messages are written; with
+        ``vectors_later`` the messages' ids go into the pending vectors); returns the first sequence number
+        taken and the ids of the messages, in order."""
 
     @abstractmethod
     def get_thread(self, agent: str, thread: str) -> Thread | None:
@@ -482,7 +492,14 @@ class Store(ABC):
 
     @abstractmethod
     def set_vectors(self, agent: str, kind: str, ids: Sequence[int], vectors: np.ndarray) -> None:
-        """Store or replace the vectors of items (kind "message", "fact" or "summary")."""
+        """Store or replace the vectors of items (kind "message", "fact" or "summary") that exist (ids of
+        deleted items are skipped); the messages among them no longer wait for their vectors."""
+
+    @abstractmethod
+    def pending_vectors(self, limit: int, *, after: int = 0) -> list[Message]:
+        """Up to ``limit`` messages (any agent) written with ``vectors_later`` whose vectors have not been
+        set yet, with ids above ``after``, oldest first: those a process was still embedding when it
+        stopped."""
 
     @abstractmethod
     def get_vectors(self, agent: str, kind: str, ids: Sequence[int]) -> tuple[list[int], np.ndarray]:
@@ -498,7 +515,8 @@ class Store(ABC):
 
     @abstractmethod
     def drop_vectors(self) -> int:
-        """Delete every stored vector (before re-embedding with another model); returns how many."""
+        """Delete every stored vector (before re-embedding with another model) and the pending ones (every
+        item is then without a vector, see :meth:`items_without_vectors`); returns how many."""
 
     # -- search ---------------------------------------------------------------------------------
     @abstractmethod

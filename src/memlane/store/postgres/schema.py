@@ -366,6 +366,13 @@ ALTER TABLE api_keys ADD COLUMN IF NOT EXISTS prefix text NOT NULL DEFAULT '';
 ALTER TABLE api_keys ADD COLUMN IF NOT EXISTS expires_at timestamptz;
 """
 
+# Migration 14: messages stored before their vectors (see SQLite's).
+_PENDING_VECTORS = """
+CREATE TABLE IF NOT EXISTS pending_vectors (
+    message_id bigint PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE
+);
+"""
+
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial schema", _INITIAL),
     (2, "embeddings", _VECTORS),
@@ -380,4 +387,5 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (11, "user records", _USER_RECORDS),
     (12, "API keys of the HTTP service", _API_KEYS),
     (13, "API key prefixes and expiry", _API_KEY_EXPIRY),
+    (14, "messages waiting for their vectors", _PENDING_VECTORS),
 )

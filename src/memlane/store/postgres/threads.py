@@ -58,6 +58,7 @@ class PostgresThreads(PostgresHost):
         now: datetime,
         vectors: WriteVectors | None,
         jobs: Sequence[NewJob],
+        vectors_later: bool,
     ) -> tuple[int, list[int]]:
         stamps = list(times)
         n = len(items)
@@ -123,6 +124,8 @@ class PostgresThreads(PostgresHost):
             insert_jobs(conn, agent_id, jobs, now)
             if vectors is not None:  # last: the texts may still be embedded while the rows are written
                 self._put_vectors(conn, agent_id, "message", ids, vectors_now(vectors))
+            elif vectors_later:
+                conn.execute("INSERT INTO pending_vectors (message_id) SELECT unnest(%s::bigint[])", (ids,))
             return agent_id, first_seq, ids
 
         agent_id, first_seq, ids = self._run("could not store messages", write)

@@ -127,7 +127,10 @@ class PostgresVectors(PostgresHost):
             found = {int(r[0]) for r in conn.execute(query, (agent_id, list(ids)))}
             keep = [i for i, item_id in enumerate(ids) if item_id in found]
             if keep:
-                self._put_vectors(conn, agent_id, kind, [ids[i] for i in keep], np.asarray(vectors)[keep])
+                chosen = [ids[i] for i in keep]
+                self._put_vectors(conn, agent_id, kind, chosen, np.asarray(vectors)[keep])
+                if kind == "message":
+                    conn.execute("DELETE FROM pending_vectors WHERE message_id = ANY(%s)", (chosen,))
 
         self._run("could not store vectors", write)
 
@@ -184,9 +187,23 @@ class PostgresVectors(PostgresHost):
 
         return self._run("find items without vectors", read, write=False)
 
+    def pending_vectors(self, limit: int, *, after: int = 0) -> list[Message]:
+        def read(conn: Conn) -> list[Message]:
+            return [
+                message_row(r)
+                for r in conn.execute(
+                    MESSAGE_SELECT + " JOIN pending_vectors p ON p.message_id = m.id "
+                    "WHERE p.message_id > %s ORDER BY p.message_id LIMIT %s",
+                    (after, sql_limit(limit)),
+                )
+            ]
+
+        return self._run("find messages waiting for their vectors", read, write=False)
+
     def drop_vectors(self) -> int:
         def write(conn: Conn) -> int:
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (_VECTOR_LOCK,))
+            conn.execute("DELETE FROM pending_vectors")
             conn.execute("DELETE FROM meta WHERE key IN ('embedding_dim', 'embedding_model')")
             drop_ivf(conn)
             count = 0

@@ -152,6 +152,8 @@ class SQLiteEmbeddings(SQLiteHost):
                 [found[i][1] for i in chosen],
                 np.asarray(vectors)[keep],
             )
+            if kind == "message":
+                conn.executemany("DELETE FROM pending_vectors WHERE message_id = ?", [(i,) for i in chosen])
 
     def get_vectors(self, agent: str, kind: str, ids: Sequence[int]) -> tuple[list[int], np.ndarray]:
         if kind not in KIND_CODES:
@@ -184,8 +186,20 @@ class SQLiteEmbeddings(SQLiteHost):
         sql, convert = _BACKLOG[kind]
         return [convert(r) for r in self._query(sql, (limit,))]
 
+    def pending_vectors(self, limit: int, *, after: int = 0) -> list[Message]:
+        return [
+            message_row(r)
+            for r in self._query(
+                f"SELECT {MESSAGE_COLS} FROM pending_vectors p JOIN messages m ON m.id = p.message_id "  # noqa: S608
+                "JOIN threads t ON t.id = m.thread_id JOIN agents a ON a.id = m.agent_id "
+                "WHERE p.message_id > ? ORDER BY p.message_id LIMIT ?",
+                (after, limit),
+            )
+        ]
+
     def drop_vectors(self) -> int:
         with self._write() as conn:
+            conn.execute("DELETE FROM pending_vectors")
             count = int(conn.execute("DELETE FROM embeddings").rowcount)
             conn.execute("DELETE FROM meta WHERE key IN ('embedding_dim', 'embedding_model')")
         self._vectors.clear()

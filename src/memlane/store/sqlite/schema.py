@@ -423,6 +423,15 @@ def _api_key_expiry(conn: sqlite3.Connection) -> None:
         conn.execute("ALTER TABLE api_keys ADD COLUMN expires_at TEXT")
 
 
+# Migration 14: messages stored before their vectors (memlane.memory.behind), so a process stopped while
+# embedding them leaves a list for the next one; a deleted message leaves it with its row.
+_PENDING_VECTORS = """
+CREATE TABLE IF NOT EXISTS pending_vectors (
+    message_id INTEGER PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE
+);
+"""
+
+
 #: (version, name, SQL). Append only.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial schema", _INITIAL),
@@ -438,6 +447,7 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (11, "user records", _USER_RECORDS),
     (12, "API keys of the HTTP service", _API_KEYS),
     (13, "API key prefixes and expiry", ""),  # Python: _api_key_expiry
+    (14, "messages waiting for their vectors", _PENDING_VECTORS),
 )
 
 #: Work in Python that follows a migration's SQL, in the same transaction (on a connection with

@@ -174,6 +174,7 @@ class SQLiteThreads(SQLiteHost):
         now: datetime,
         vectors: WriteVectors | None,
         jobs: Sequence[NewJob],
+        vectors_later: bool,
     ) -> tuple[int, list[int]]:
         texts = {t: fmt_time(t) for t in dict.fromkeys(times)}  # most messages carry no time of their own
         stamps = [texts[t] for t in times]
@@ -186,6 +187,8 @@ class SQLiteThreads(SQLiteHost):
                 if vectors is not None:  # last: the texts may still be embedded while the rows are written
                     rows = vectors_now(vectors)
                     self._put_vectors(conn, agent_id, "message", ids, [thread_id] * len(ids), stamps, rows)
+                elif vectors_later:
+                    conn.executemany("INSERT INTO pending_vectors (message_id) VALUES (?)", [(i,) for i in ids])
                 if jobs:
                     insert_jobs(conn, agent_id, jobs, now)
         except sqlite3.DatabaseError as exc:

@@ -1,0 +1,237 @@
+"""Messages stored before their vectors (memlane.memory.behind).
+
+With a local model a small write commits its messages, records them as waiting for their vectors, and
+returns; a helper thread embeds the queued texts together and stores their vectors. The embedder below
+holds its document runs until the test lets them go, so what a caller sees in between is checked without
+timing anything: the write has returned, the message is stored and pending, keyword search finds it, and
+a recall waits for it.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memlane import Memory, load_settings
+from memlane.embeddings import FakeEmbedder
+from memlane.embeddings.base import EmbedKind, Vectors
+from memlane.errors import ProviderError
+from memlane.memory.behind import VectorsBehind, behind_for
+from memlane.texts import item_text
+
+WAIT = 10.0  # seconds a held run waits to be let go
+
+
+class GatedEmbedder(FakeEmbedder):
+    """The fake model; document runs wait for ``gate`` (queries never wait), and fail while ``fail``."""
+
+    def __init__(self) -> None:
+        super().__init__(cache_size=0)
+        self.gate = threading.Event()
+        self.fail = False
+        self.documents: list[list[str]] = []  # the texts of each document run
+
+    def embed_batch(self, texts: Sequence[str], kind: EmbedKind) -> Vectors:
+        if kind == "document":
+            assert self.gate.wait(WAIT), "a document run was never let go"
+            self.documents.append(list(texts))
+            if self.fail:
+                raise ProviderError("model down")
+        return super().embed_batch(texts, kind)
+
+
+@pytest.fixture
+def gated() -> GatedEmbedder:
+    return GatedEmbedder()
+
+
+def _memory(location: str, embedder: FakeEmbedder, **settings: object) -> Memory:
+    return Memory(
+        location, agent="a", settings=load_settings(embedder="none", worker="none", **settings), embedder=embedder
+    )
+
+
+def _vectors(mem: Memory, ids: list[int], agent: str = "a") -> tuple[list[int], np.ndarray]:
+    return mem.store.get_vectors(agent, "message", ids)
+
+
+def _pending_ids(mem: Memory) -> list[int]:
+    return [m.id for m in mem.store.pending_vectors(1000)]
+
+
+def test_a_write_returns_before_its_text_is_embedded_and_its_vector_follows(
+    store_url: str, gated: GatedEmbedder
+) -> None:
+    with _memory(store_url, gated) as mem:
+        first = mem.add_message("t", "user", "I've been into sourdough lately", user="ann")
+        more = mem.add_messages("t", [{"role": "assistant", "content": f"trail {i}"} for i in range(3)])
+        both = mem.add_to_threads(
+            {"t": [{"role": "user", "content": "rye"}], "u": [{"role": "user", "content": "oat"}]}
+        )
+        stored = [first, *more, *both["t"], *both["u"]]
+        ids = [m.id for m in stored]
+        # Returned with the model still held: the rows are committed, their vectors pending.
+        assert [m.content for m in mem.history("t")][:2] == ["I've been into sourdough lately", "trail 0"]
+        assert _vectors(mem, ids)[0] == []
+        assert _pending_ids(mem) == ids
+        assert [h.message_id for h in mem.recall("sourdough", preset="keyword")] == [first.id]
+        gated.gate.set()
+        assert mem.flush(WAIT)
+        found, vectors = _vectors(mem, ids)
+        assert found == ids and _pending_ids(mem) == []
+        np.testing.assert_allclose(vectors, FakeEmbedder(cache_size=0).embed([item_text(m) for m in stored]))
+        # Queued while the model was held, the texts went to it together, not one run per write.
+        assert sum(len(run) for run in gated.documents) == len(ids) and len(gated.documents) < len(ids)
+
+
+def test_a_recall_waits_for_the_vectors_of_its_agents_earlier_writes(store_url: str, gated: GatedEmbedder) -> None:
+    with _memory(store_url, gated) as mem:
+        said = mem.add_message("t", "user", "I've been into sourdough lately", user="ann")
+        hits: list[list[int]] = []
+        asker = threading.Thread(target=lambda: hits.append([h.message_id for h in mem.recall("weekend baking")]))
+        asker.start()
+        asker.join(0.5)
+        assert asker.is_alive(), "the recall did not wait for the pending vector"
+        gated.gate.set()
+        asker.join(WAIT)
+        # "weekend baking" shares no word with the message: only its vector finds it.
+        assert hits == [[said.id]]
+
+
+def test_another_agents_pending_writes_do_not_hold_up_a_recall(store_url: str, gated: GatedEmbedder) -> None:
+    with _memory(store_url, gated) as mem:
+        gated.gate.set()
+        mine = mem.add_message("t", "user", "I've been into sourdough lately", user="ann")
+        assert mem.flush(WAIT)
+        gated.gate.clear()
+        mem.for_agent("b").add_message("t", "user", "held behind the model", user="bob")
+        # Returns with agent b's text still held: agent a's recall waits for nothing of b's.
+        assert [h.message_id for h in mem.recall("weekend baking")] == [mine.id]
+        assert _pending_ids(mem) != []
+        gated.gate.set()
+
+
+def test_a_message_deleted_before_its_vector_gets_none(store_url: str, gated: GatedEmbedder) -> None:
+    with _memory(store_url, gated) as mem:
+        gone = mem.add_message("t", "user", "delete me", user="ann")
+        kept = mem.add_message("u", "user", "keep me", user="ann")
+        mem.delete_thread("t")
+        gated.gate.set()
+        assert mem.flush(WAIT)
+        assert _vectors(mem, [gone.id, kept.id])[0] == [kept.id]
+        assert _pending_ids(mem) == [] and behind_for(mem.store).error is None
+
+
+def test_an_edit_while_the_old_text_is_queued_keeps_the_new_texts_vector(store_url: str, gated: GatedEmbedder) -> None:
+    with _memory(store_url, gated) as mem:
+        old = mem.add_message("t", "user", "old words", user="ann")
+        editing = threading.Thread(target=mem.edit_message, args=("t", old.id, "new words"))
+        editing.start()
+        gated.gate.set()
+        editing.join(WAIT)
+        assert mem.flush(WAIT)
+        [edited] = mem.history("t")
+        _, [vector] = _vectors(mem, [old.id])
+        np.testing.assert_allclose(vector, FakeEmbedder(cache_size=0).embed([item_text(edited)])[0])
+
+
+def test_an_embedding_error_keeps_the_messages_and_reindex_embeds_them(store_url: str, gated: GatedEmbedder) -> None:
+    with _memory(store_url, gated) as mem:
+        gated.fail = True
+        gated.gate.set()
+        said = mem.add_message("t", "user", "sourdough starters", user="ann")
+        assert mem.flush(WAIT), "a failed run held up flush"
+        assert isinstance(behind_for(mem.store).error, ProviderError)
+        assert [m.content for m in mem.history("t")] == ["sourdough starters"]
+        assert _pending_ids(mem) == [said.id]
+        assert [h.message_id for h in mem.recall("sourdough", preset="keyword")] == [said.id]
+        gated.fail = False
+        assert mem.reindex() == 1
+        assert _vectors(mem, [said.id])[0] == [said.id] and _pending_ids(mem) == []
+
+
+def test_a_full_queue_makes_a_write_embed_its_own_texts(
+    store_url: str, gated: GatedEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(VectorsBehind, "LIMIT", 2)
+    with _memory(store_url, gated) as mem:
+        queued = mem.add_messages("t", [{"role": "user", "content": "one"}, {"role": "user", "content": "two"}])
+        gated.gate.set()  # the next write embeds before it commits: it waits for the model
+        own = mem.add_message("t", "user", "three")
+        assert _vectors(mem, [own.id])[0] == [own.id], "a write past the limit was queued"
+        assert mem.flush(WAIT)
+        assert _vectors(mem, [m.id for m in queued])[0] == [m.id for m in queued]
+
+
+def test_the_queue_can_be_turned_off(store_url: str, gated: GatedEmbedder) -> None:
+    gated.gate.set()
+    with _memory(store_url, gated, embed_behind=False) as mem:
+        said = mem.add_message("t", "user", "embedded before the commit")
+        assert _vectors(mem, [said.id])[0] == [said.id] and _pending_ids(mem) == []
+
+
+def test_a_remote_model_is_not_queued_for(store_url: str, gated: GatedEmbedder) -> None:
+    gated.in_process = False
+    gated.gate.set()
+    with _memory(store_url, gated) as mem:
+        said = mem.add_message("t", "user", "embedded before the commit")
+        assert _vectors(mem, [said.id])[0] == [said.id] and _pending_ids(mem) == []
+
+
+_STOPPED_WRITER = """
+import os, sys, threading
+from memlane import Memory, load_settings
+from memlane.embeddings import FakeEmbedder
+
+class Stuck(FakeEmbedder):
+    def embed_batch(self, texts, kind):
+        if kind == "document":
+            threading.Event().wait()  # never returns: the process stops first
+        return super().embed_batch(texts, kind)
+
+mem = Memory(sys.argv[1], agent="a", settings=load_settings(embedder="none", worker="none"), embedder=Stuck())
+for i in range(5):
+    mem.add_message("t", "user", f"said before the crash {i}", user="ann")
+mem.for_agent("b").add_message("t", "user", "another agent's", user="bob")
+print(len(mem.store.pending_vectors(100)), flush=True)
+os._exit(0)  # as a killed process: no close, no flush
+"""
+
+
+def test_messages_a_stopped_process_left_pending_are_embedded_by_the_next(store_url: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(_STOPPED_WRITER), store_url],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert done.stdout.strip() == "6"
+    with _memory(store_url, FakeEmbedder(cache_size=0)) as mem:
+        assert mem.flush(WAIT)
+        assert _pending_ids(mem) == []
+        history = mem.history("t")
+        assert len(history) == 5
+        found, vectors = _vectors(mem, [m.id for m in history])
+        assert found == [m.id for m in history]
+        np.testing.assert_allclose(vectors, FakeEmbedder(cache_size=0).embed([item_text(m) for m in history]))
+        [theirs] = mem.for_agent("b").history("t")
+        assert _vectors(mem, [theirs.id], agent="b")[0] == [theirs.id]
+
+
+def test_close_waits_for_the_queued_vectors(tmp_path: Path, gated: GatedEmbedder) -> None:
+    location = str(tmp_path / "m.db")
+    mem = _memory(location, gated)
+    said = mem.add_message("t", "user", "written just before close")
+    threading.Timer(0.2, gated.gate.set).start()
+    mem.close()
+    with _memory(location, FakeEmbedder(cache_size=0)) as again:
+        assert _pending_ids(again) == []
+        assert _vectors(again, [said.id])[0] == [said.id]
