@@ -127,8 +127,17 @@ class VectorsBehind:
     # -- the helper -----------------------------------------------------------------------------------
     def _start(self) -> None:  # the lock held
         if not self._running and (self._queue or self._recover is not None):
+            try:
+                _DRAINERS.get().submit(self._drain)
+            except RuntimeError:  # the interpreter is exiting: the messages stay pending for the next process
+                log.warning("exiting: %d stored messages stay pending for the next process", len(self._queue))
+                self._queue.clear()
+                self._waiting.clear()
+                self._ids.clear()
+                self._total = 0
+                self._recover = None
+                return
             self._running = True
-            _DRAINERS.get().submit(self._drain)
 
     def _drain(self) -> None:
         while True:
