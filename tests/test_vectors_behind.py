@@ -23,7 +23,7 @@ from memlane import Memory, load_settings
 from memlane.embeddings import FakeEmbedder
 from memlane.embeddings.base import EmbedKind, Vectors
 from memlane.errors import ProviderError
-from memlane.memory.behind import VectorsBehind, behind_for
+from memlane.memory.behind import BEHIND, VectorsBehind
 from memlane.texts import item_text
 
 WAIT = 10.0  # seconds a held run waits to be let go
@@ -126,7 +126,7 @@ def test_a_message_deleted_before_its_vector_gets_none(store_url: str, gated: Ga
         gated.gate.set()
         assert mem.flush(WAIT)
         assert _vectors(mem, [gone.id, kept.id])[0] == [kept.id]
-        assert _pending_ids(mem) == [] and behind_for(mem.store).error is None
+        assert _pending_ids(mem) == [] and BEHIND.error is None
 
 
 def test_an_edit_while_the_old_text_is_queued_keeps_the_new_texts_vector(store_url: str, gated: GatedEmbedder) -> None:
@@ -148,7 +148,7 @@ def test_an_embedding_error_keeps_the_messages_and_reindex_embeds_them(store_url
         gated.gate.set()
         said = mem.add_message("t", "user", "sourdough starters", user="ann")
         assert mem.flush(WAIT), "a failed run held up flush"
-        assert isinstance(behind_for(mem.store).error, ProviderError)
+        assert isinstance(BEHIND.error, ProviderError)
         assert [m.content for m in mem.history("t")] == ["sourdough starters"]
         assert _pending_ids(mem) == [said.id]
         assert [h.message_id for h in mem.recall("sourdough", preset="keyword")] == [said.id]
@@ -157,17 +157,24 @@ def test_an_embedding_error_keeps_the_messages_and_reindex_embeds_them(store_url
         assert _vectors(mem, [said.id])[0] == [said.id] and _pending_ids(mem) == []
 
 
-def test_a_full_queue_makes_a_write_embed_its_own_texts(
+def test_a_write_waits_for_room_in_a_full_queue_and_a_larger_one_embeds_its_own(
     store_url: str, gated: GatedEmbedder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(VectorsBehind, "LIMIT", 2)
     with _memory(store_url, gated) as mem:
         queued = mem.add_messages("t", [{"role": "user", "content": "one"}, {"role": "user", "content": "two"}])
-        gated.gate.set()  # the next write embeds before it commits: it waits for the model
-        own = mem.add_message("t", "user", "three")
-        assert _vectors(mem, [own.id])[0] == [own.id], "a write past the limit was queued"
+        waiting: list[list[int]] = []
+        writer = threading.Thread(target=lambda: waiting.append([mem.add_message("t", "user", "three").id]))
+        writer.start()
+        writer.join(0.5)
+        assert writer.is_alive(), "a write past the limit did not wait for room"
+        gated.gate.set()
+        writer.join(WAIT)
         assert mem.flush(WAIT)
-        assert _vectors(mem, [m.id for m in queued])[0] == [m.id for m in queued]
+        ids = [m.id for m in queued] + waiting[0]
+        assert _vectors(mem, ids)[0] == ids and _pending_ids(mem) == []
+        big = mem.add_messages("t", [{"role": "user", "content": f"bulk {i}"} for i in range(3)])
+        assert _vectors(mem, [m.id for m in big])[0] == [m.id for m in big], "a write larger than the queue was queued"
 
 
 def test_the_queue_can_be_turned_off(store_url: str, gated: GatedEmbedder) -> None:

@@ -67,7 +67,7 @@ class AdminMixin(MemoryBase):
         if self.embedder is None:
             raise InvalidInput("no embedder is configured (embedder = none)")
         if self._behind is not None:  # the queued writes' vectors first (see memlane.memory.behind)
-            self._behind.wait()
+            self._behind.wait(self.store)
         if self._model_mismatch() is not None:
             self.store.drop_vectors()
         self.store.set_meta("embedding_model", self.embedder.model)

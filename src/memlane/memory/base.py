@@ -108,7 +108,7 @@ class MemoryBase:
         assert self.embedder is not None
         vector = self.embedder.embed_query(query)
         if self._behind is not None:
-            self._behind.wait(agent)
+            self._behind.wait(self.store, agent)
         return vector
 
     def _embed_one(self, text: str) -> np.ndarray | None:

@@ -4,9 +4,11 @@ embeds the texts of the writes queued meanwhile together.
 A bot writes one message at a time. Embedding it with the local model takes several ms, storing it a
 fraction of one; embedded one by one, a stream of small writes runs the model at its least efficient
 batch size of one. Here a small write (see :meth:`VectorsBehind.room`) stores its messages and records them
-in the store's pending vectors in the same transaction, hands their texts to the store's
-:class:`VectorsBehind` and returns; the helper embeds whatever has queued since its last run in one call
-and stores those vectors in one transaction, which ends the messages' wait.
+in the store's pending vectors in the same transaction, hands their texts to the process's
+:class:`VectorsBehind` and returns; its helper thread embeds whatever has queued since its last run in one
+call and stores those vectors in one transaction per store and agent, which ends the messages' wait. The
+queue is one per process, whatever the stores and agents: the model is the process's to share, and two
+helpers embedding at once on the same cores only slow each other down.
 
 What a caller sees:
 
@@ -30,7 +32,6 @@ from __future__ import annotations
 import logging
 import os
 import threading
-import weakref
 from collections import Counter, deque
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -44,110 +45,153 @@ if TYPE_CHECKING:
     from ..store import Store
     from ..types import Message
 
-__all__ = ["VectorsBehind", "behind_for"]
+__all__ = ["BEHIND", "VectorsBehind"]
 
 log = logging.getLogger(__name__)
 
-#: The helpers' threads: one store's queue is drained by one of them at a time.
-_DRAINERS = LazyPool(2, "memlane-behind")
+#: The helper's thread.
+_DRAINER = LazyPool(1, "memlane-behind")
 
 
 @dataclass(frozen=True, slots=True)
 class _Pending:
+    store: Store
     embedder: Embedder
     agent: str
     message_id: int
     text: str
 
 
-class VectorsBehind:
-    """The queue of one store's messages waiting for their vectors, and the helper that embeds them."""
+@dataclass(slots=True)
+class _Recovery:
+    store: Store
+    embedder: Embedder
+    after: int = 0  # the last message id read
 
-    #: Most texts queued at once: a write that would pass it embeds its own texts before it commits, so
-    #: a fast writer is held to the model's pace (and a recall waits at most about one such queue: ~3 s of
-    #: the local model on 2 cores).
+
+class VectorsBehind:
+    """The process's queue of stored messages waiting for their vectors, and the helper that embeds them."""
+
+    #: Most texts queued at once: a write that would pass it waits for room, so a fast writer is held to
+    #: the model's pace (and a recall waits at most about one such queue: ~3 s of the local model on 2
+    #: cores). A write of more texts than this embeds its own before it commits.
     LIMIT = 1024
-    #: Most texts of one model call and one vector write.
+    #: Longest a write waits for room before it embeds its own texts (a model that hangs holds up no writer
+    #: for longer).
+    ROOM_WAIT = 30.0
+    #: Most texts of one model call.
     BATCH = 256
 
-    def __init__(self, store: Store) -> None:
-        self.store = store
+    def __init__(self) -> None:
+        self._clear()
+
+    def _clear(self) -> None:
         self._changed = threading.Condition(threading.Lock())
         self._queue: deque[_Pending] = deque()
-        self._waiting: Counter[str] = Counter()  # agent -> its messages queued or being embedded
-        self._total = 0  # messages queued or being embedded
-        self._ids: set[int] = set()  # their ids
+        self._waiting: Counter[tuple[int, str]] = Counter()  # (id of the store, agent) -> messages not done
+        self._stores: Counter[int] = Counter()  # id of the store -> messages not done
+        self._ids: set[tuple[int, int]] = set()  # (id of the store, message id) of those
+        self._total = 0
         self._running = False
-        self._recover: tuple[Embedder, int] | None = None  # what recovery still reads: (model, after this id)
-        self._recovered = False
+        self._recoveries: deque[_Recovery] = deque()
+        self._recovered: set[int] = set()  # ids of the stores whose leftovers were looked for
         #: The last embedding or store error of a run, None once a run succeeds.
         self.error: Exception | None = None
 
     # -- writers --------------------------------------------------------------------------------------
     def room(self, count: int) -> bool:
-        """Whether a write of ``count`` texts may leave them to the queue."""
+        """Whether a write of ``count`` texts may leave them to the queue, once there is room for them
+        (waiting for it: embedding them alongside the helper's runs would only share the same cores)."""
+        if count > self.LIMIT:
+            return False
         with self._changed:
-            return self._total + count <= self.LIMIT
+            return self._changed.wait_for(lambda: self._total + count <= self.LIMIT, self.ROOM_WAIT)
 
-    def offer(self, embedder: Embedder, messages: Sequence[Message], texts: Sequence[str]) -> None:
-        """Queue stored messages (written with ``vectors_later``) and their texts for embedding."""
-        items = [_Pending(embedder, m.agent, m.id, t) for m, t in zip(messages, texts, strict=True)]
+    def offer(self, store: Store, embedder: Embedder, messages: Sequence[Message], texts: Sequence[str]) -> None:
+        """Queue messages stored with ``vectors_later`` and their texts for embedding."""
+        items = [_Pending(store, embedder, m.agent, m.id, t) for m, t in zip(messages, texts, strict=True)]
         with self._changed:
             self._add(items)
             self._start()
 
-    def recover(self, embedder: Embedder) -> None:
-        """Embed the messages a process left pending in the store (once per store object), in the
-        background, after what is queued now."""
+    def recover(self, store: Store, embedder: Embedder) -> None:
+        """Embed the messages a stopped process left pending in ``store`` (looked for once per store object),
+        in the background, after what is queued."""
         with self._changed:
-            if self._recovered:
+            if id(store) in self._recovered:
                 return
-            self._recovered = True
-        if not self.store.pending_vectors(1):  # the usual case: nothing was left
+            self._recovered.add(id(store))
+        if not store.pending_vectors(1):  # the usual case: nothing was left
             return
         with self._changed:
-            self._recover = (embedder, 0)
+            self._recoveries.append(_Recovery(store, embedder))
+            self._stores[id(store)] += 1  # until its recovery ends: flush waits for it
             self._start()
 
+    def forget(self, store: Store) -> None:
+        """``store`` is closed: a store object opened later at its address is looked at again."""
+        with self._changed:
+            self._recovered.discard(id(store))
+
     # -- readers --------------------------------------------------------------------------------------
-    def wait(self, agent: str | None = None, timeout: float | None = None) -> bool:
-        """Wait until no message (of ``agent``, or of any agent) queued so far waits for its vector; False
-        if ``timeout`` seconds passed first."""
+    def wait(self, store: Store, agent: str | None = None, timeout: float | None = None) -> bool:
+        """Wait until no message of ``store`` (of ``agent``, if given) queued so far waits for its vector;
+        False if ``timeout`` seconds passed first."""
         with self._changed:
             if agent is None:
-                return self._changed.wait_for(lambda: not self._running, timeout)
-            return self._changed.wait_for(lambda: not self._waiting[agent], timeout)
+                return self._changed.wait_for(lambda: not self._stores[id(store)], timeout)
+            return self._changed.wait_for(lambda: not self._waiting[(id(store), agent)], timeout)
 
-    @property
-    def queued(self) -> int:
-        """Texts queued or being embedded."""
+    def queued(self, store: Store | None = None) -> int:
+        """Messages (of ``store``, or of all) queued or being embedded."""
         with self._changed:
-            return self._total
+            return self._total if store is None else self._stores[id(store)]
 
     # -- the helper -----------------------------------------------------------------------------------
+    def _add(self, items: Sequence[_Pending]) -> None:  # the lock held
+        self._queue.extend(items)
+        for item in items:
+            key = id(item.store)
+            self._ids.add((key, item.message_id))
+            self._waiting[(key, item.agent)] += 1
+            self._stores[key] += 1
+        self._total += len(items)
+
+    def _done(self, items: Sequence[_Pending]) -> None:  # the lock held
+        for item in items:
+            key = id(item.store)
+            self._ids.discard((key, item.message_id))
+            self._waiting[(key, item.agent)] -= 1
+            self._stores[key] -= 1
+        self._waiting += Counter()  # drop the counts at zero
+        self._stores += Counter()
+        self._total -= len(items)
+        self._changed.notify_all()
+
     def _start(self) -> None:  # the lock held
-        if not self._running and (self._queue or self._recover is not None):
-            try:
-                _DRAINERS.get().submit(self._drain)
-            except RuntimeError:  # the interpreter is exiting: the messages stay pending for the next process
-                log.warning("exiting: %d stored messages stay pending for the next process", len(self._queue))
-                self._queue.clear()
-                self._waiting.clear()
-                self._ids.clear()
-                self._total = 0
-                self._recover = None
-                return
-            self._running = True
+        if self._running or not (self._queue or self._recoveries):
+            return
+        try:
+            _DRAINER.get().submit(self._drain)
+        except RuntimeError:  # the interpreter is exiting: the messages stay pending for the next process
+            log.warning("exiting: %d stored messages stay pending for the next process", len(self._queue))
+            self._done(list(self._queue))
+            self._queue.clear()
+            self._stores.subtract(id(r.store) for r in self._recoveries)
+            self._stores += Counter()
+            self._recoveries.clear()
+            return
+        self._running = True
 
     def _drain(self) -> None:
         while True:
             with self._changed:
-                recovering = not self._queue and self._recover is not None
-            if recovering:
-                self._read_pending()  # the store is read without the lock
+                recovery = self._recoveries[0] if not self._queue and self._recoveries else None
+            if recovery is not None:
+                self._read_pending(recovery)  # the store is read without the lock
             with self._changed:
                 if not self._queue:
-                    if self._recover is not None:
+                    if self._recoveries:
                         continue
                     self._running = False
                     self._changed.notify_all()
@@ -157,79 +201,51 @@ class VectorsBehind:
                 self._store(batch)
             finally:
                 with self._changed:
-                    self._waiting.subtract(item.agent for item in batch)
-                    self._waiting += Counter()  # drop the agents at zero
-                    self._total -= len(batch)
-                    self._ids.difference_update(item.message_id for item in batch)
-                    self._changed.notify_all()
+                    self._done(batch)
 
     def _store(self, batch: Sequence[_Pending]) -> None:
-        """Embed a batch's texts (one call per model) and store the vectors (one write per agent)."""
-        try:
-            for embedder in dict.fromkeys(item.embedder for item in batch):
-                mine = [item for item in batch if item.embedder is embedder]
+        """Embed a batch's texts (one call per model) and store the vectors (one write per store and agent)."""
+        for embedder in dict.fromkeys(item.embedder for item in batch):
+            mine = [item for item in batch if item.embedder is embedder]
+            try:
                 vectors = embedder.embed([item.text for item in mine], "document")
-                for agent in dict.fromkeys(item.agent for item in mine):
-                    rows = [i for i, item in enumerate(mine) if item.agent == agent]
-                    self.store.set_vectors(agent, "message", [mine[i].message_id for i in rows], vectors[rows])
-            self.error = None
-        except Exception as exc:
-            self.error = exc
-            log.warning("could not embed %d stored messages (they stay pending): %s", len(batch), exc)
+                for store, agent in dict.fromkeys((item.store, item.agent) for item in mine):
+                    rows = [i for i, item in enumerate(mine) if item.store is store and item.agent == agent]
+                    store.set_vectors(agent, "message", [mine[i].message_id for i in rows], vectors[rows])
+                self.error = None
+            except Exception as exc:  # the messages stay pending; nothing a caller waits on may fail
+                self.error = exc
+                log.warning("could not embed %d stored messages (they stay pending): %s", len(mine), exc)
 
-    def _read_pending(self) -> None:
-        """Queue the next page of the store's pending messages (recovery), or end recovery."""
-        assert self._recover is not None
-        embedder, after = self._recover
+    def _read_pending(self, recovery: _Recovery) -> None:
+        """Queue the next page of a store's pending messages, or end its recovery."""
         try:
-            page = self.store.pending_vectors(self.BATCH, after=after)
-        except Exception as exc:
+            page = recovery.store.pending_vectors(self.BATCH, after=recovery.after)
+        except Exception as exc:  # recovery is retried by the next process
             self.error = exc
             log.warning("could not read the messages waiting for their vectors: %s", exc)
             page = []
         with self._changed:
             if not page:
-                self._recover = None
+                self._recoveries.popleft()
+                self._stores[id(recovery.store)] -= 1
+                self._stores += Counter()
+                self._changed.notify_all()
                 return
-            self._recover = (embedder, page[-1].id)
+            recovery.after = page[-1].id
+            key = id(recovery.store)
             # Not those this process has queued itself (written after it opened the store).
-            self._add([_Pending(embedder, m.agent, m.id, item_text(m)) for m in page if m.id not in self._ids])
-
-    def _add(self, items: Sequence[_Pending]) -> None:  # the lock held
-        self._queue.extend(items)
-        self._ids.update(item.message_id for item in items)
-        self._waiting.update(item.agent for item in items)
-        self._total += len(items)
-
-    def _reset(self) -> None:
-        """In a forked child: the parent's queue is the parent's to embed."""
-        self._changed = threading.Condition(threading.Lock())
-        self._queue.clear()
-        self._waiting.clear()
-        self._ids.clear()
-        self._total = 0
-        self._running = False
-        self._recover = None
+            self._add(
+                [
+                    _Pending(recovery.store, recovery.embedder, m.agent, m.id, item_text(m))
+                    for m in page
+                    if (key, m.id) not in self._ids
+                ]
+            )
 
 
-_BEHIND: weakref.WeakKeyDictionary[Store, VectorsBehind] = weakref.WeakKeyDictionary()
-_BEHIND_LOCK = threading.Lock()
+#: The process's queue.
+BEHIND = VectorsBehind()
 
-
-def behind_for(store: Store) -> VectorsBehind:
-    """The queue of ``store`` (one per store object, shared by every ``Memory`` on it)."""
-    with _BEHIND_LOCK:
-        behind = _BEHIND.get(store)
-        if behind is None:
-            behind = _BEHIND[store] = VectorsBehind(store)
-        return behind
-
-
-def _after_fork_in_child() -> None:
-    global _BEHIND_LOCK
-    _BEHIND_LOCK = threading.Lock()
-    for behind in list(_BEHIND.values()):
-        behind._reset()
-
-
-os.register_at_fork(after_in_child=_after_fork_in_child)
+# In a forked child the parent's queue is the parent's to embed (and its lock may have been held).
+os.register_at_fork(after_in_child=BEHIND._clear)

@@ -38,7 +38,7 @@ from ..validation import check_key
 from .admin import AdminMixin
 from .agent import AgentMixin
 from .base import typed_errors
-from .behind import behind_for
+from .behind import BEHIND
 from .facts import FactsMixin
 from .keys import KeysMixin
 from .recall import RecallMixin
@@ -151,8 +151,8 @@ class Memory(ThreadsMixin, FactsMixin, RecallMixin, AdminMixin, AgentMixin, Keys
             if check_model:
                 self._check_model()
             if self.embedder.in_process and self.settings.embed_behind:
-                self._behind = behind_for(self.store)
-                self._behind.recover(self.embedder)  # what a stopped process left pending, in the background
+                self._behind = BEHIND
+                BEHIND.recover(self.store, self.embedder)  # what a stopped process left, in the background
         if self.settings.auto_prune_days and self._owns_store:
             self.prune(self.settings.auto_prune_days)
         if self.settings.message_retention_days and self._owns_store:
@@ -173,6 +173,7 @@ class Memory(ThreadsMixin, FactsMixin, RecallMixin, AdminMixin, AgentMixin, Keys
             worker.stop()
         self.flush()
         if self._owns_store:
+            BEHIND.forget(self.store)
             self.store.close()
 
     def flush(self, timeout: float | None = None) -> bool:
@@ -185,7 +186,7 @@ class Memory(ThreadsMixin, FactsMixin, RecallMixin, AdminMixin, AgentMixin, Keys
         with its embedding. Messages whose embedding failed stay pending and do not hold this up.
         """
         behind = getattr(self, "_behind", None)
-        return True if behind is None else behind.wait(timeout=timeout)
+        return True if behind is None else behind.wait(self.store, timeout=timeout)
 
     def __enter__(self) -> Memory:
         return self

@@ -102,7 +102,7 @@ class ThreadsMixin(MemoryBase):
     def _leave_behind(self, stored: list[Message], texts: Sequence[str]) -> None:
         """Queue stored messages written with ``vectors_later`` for embedding (see :mod:`.behind`)."""
         assert self._behind is not None and self.embedder is not None
-        self._behind.offer(self.embedder, stored, texts)
+        self._behind.offer(self.store, self.embedder, stored, texts)
 
     def edit_message(self, thread: str, message_id: int, content: str) -> Message:
         """Replace a message's text (the chat platform's edit): its keyword-index entry, token count and
@@ -119,7 +119,7 @@ class ThreadsMixin(MemoryBase):
         text = check_content(content, "content", self.settings.max_content_chars)
         edited = replace(current, content=text)
         if self._behind is not None:  # the old text's vector, should it still be queued, must not come last
-            self._behind.wait(self.agent)
+            self._behind.wait(self.store, self.agent)
         vectors = self._embed([item_text(edited)])
         return self.store.edit_message(
             self.agent, key, mid, text, self._count(edited), None if vectors is None else vectors[0]
