@@ -105,6 +105,41 @@ def test_a_recall_waits_for_the_vectors_of_its_agents_earlier_writes(store_url: 
         assert hits == [[said.id]]
 
 
+class SteppedEmbedder(FakeEmbedder):
+    """The fake model; each document run waits for one release of ``steps``."""
+
+    def __init__(self) -> None:
+        super().__init__(cache_size=0)
+        self.steps = threading.Semaphore(0)
+        self.started = threading.Semaphore(0)  # released as each document run begins
+
+    def embed_batch(self, texts: Sequence[str], kind: EmbedKind) -> Vectors:
+        if kind == "document":
+            self.started.release()
+            assert self.steps.acquire(timeout=WAIT), "a document run was never let go"
+        return super().embed_batch(texts, kind)
+
+
+def test_a_recall_waits_for_the_writes_before_it_not_for_those_after(store_url: str) -> None:
+    stepped = SteppedEmbedder()
+    with _memory(store_url, stepped) as mem:
+        before = mem.add_message("t", "user", "I've been into sourdough lately", user="ann")
+        assert stepped.started.acquire(timeout=WAIT)  # the helper runs the model on it, held
+        hits: list[list[int]] = []
+        asker = threading.Thread(target=lambda: hits.append([h.message_id for h in mem.recall("weekend baking")]))
+        asker.start()
+        asker.join(0.3)
+        assert asker.is_alive()
+        after = mem.add_message("t", "user", "a busy writer keeps writing", user="ann")
+        stepped.steps.release()  # the first run ends; the helper takes the later write and is held again
+        asker.join(WAIT)
+        assert not asker.is_alive(), "the recall waited for a write made after it began"
+        assert after.id in _pending_ids(mem)
+        assert before.id in hits[0]
+        stepped.steps.release()
+        assert mem.flush(WAIT) and _pending_ids(mem) == []
+
+
 def test_another_agents_pending_writes_do_not_hold_up_a_recall(store_url: str, gated: GatedEmbedder) -> None:
     with _memory(store_url, gated) as mem:
         gated.gate.set()

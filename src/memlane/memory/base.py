@@ -134,9 +134,10 @@ class Embedding:
     model busy (``Embedder.idle``): under concurrent writes a transaction waiting for its texts behind
     others' would hold up every writer (measured: 32 writers' p95 +40 %, bench/RESULTS.md, "Round 6").
 
-    All of that applies when the queue of :mod:`.behind` is off (``MEMLANE_EMBED_BEHIND=false``) or full;
-    otherwise a small write with a local model stores no vectors at all (``later``): they are embedded
-    after it commits, together with other writes' texts.
+    All of that applies when the queue of :mod:`.behind` is off (``MEMLANE_EMBED_BEHIND=false``), or the
+    write holds more texts than the queue, or waited too long for room in it; otherwise a write with a
+    local model stores no vectors at all (``later``): they are embedded after it commits, together with
+    other writes' texts.
     """
 
     def __init__(self, vectors: np.ndarray | Future[np.ndarray] | None) -> None:

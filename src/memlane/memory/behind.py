@@ -3,8 +3,8 @@ embeds the texts of the writes queued meanwhile together.
 
 A bot writes one message at a time. Embedding it with the local model takes several ms, storing it a
 fraction of one; embedded one by one, a stream of small writes runs the model at its least efficient
-batch size of one. Here a small write (see :meth:`VectorsBehind.room`) stores its messages and records them
-in the store's pending vectors in the same transaction, hands their texts to the process's
+batch size of one. Here a write (of up to :attr:`VectorsBehind.LIMIT` texts) stores its messages, records
+them in the store's pending vectors in the same transaction, hands their texts to the process's
 :class:`VectorsBehind` and returns; its helper thread embeds whatever has queued since its last run in one
 call and stores those vectors in one transaction per store and agent, which ends the messages' wait. The
 queue is one per process, whatever the stores and agents: the model is the process's to share, and two
@@ -18,6 +18,8 @@ What a caller sees:
 - **A recall sees its agent's earlier writes.** The vector search of a recall waits, while its query is
   embedded, for the vectors of every message of its agent this process queued before it; keyword search
   finds them at once. ``Memory.flush()`` waits for all of them (``Memory.close()`` does).
+- **A fast writer goes at the model's pace.** A write that finds :attr:`VectorsBehind.LIMIT` texts queued
+  waits for room (embedding its own texts beside the helper's runs would only share the same cores).
 - **An embedding error is not the write's.** The rows are stored; the messages stay pending (found by
   keyword search) and the error is logged and kept in :attr:`VectorsBehind.error` until a run succeeds.
   ``memlane reindex`` embeds them as it embeds any item without a vector.
@@ -60,6 +62,7 @@ class _Pending:
     agent: str
     message_id: int
     text: str
+    seq: int  # the order of queueing (the helper takes the queue in this order)
 
 
 @dataclass(slots=True)
@@ -70,7 +73,12 @@ class _Recovery:
 
 
 class VectorsBehind:
-    """The process's queue of stored messages waiting for their vectors, and the helper that embeds them."""
+    """The process's queue of stored messages waiting for their vectors, and the helper that embeds them.
+
+    Waits are for what was queued before them, not for an empty queue (which a busy writer may never
+    leave): each message gets the next number as it is queued, the helper takes the queue in that order
+    and, after each batch, counts everything up to its last number as done.
+    """
 
     #: Most texts queued at once: a write that would pass it waits for room, so a fast writer is held to
     #: the model's pace (and a recall waits at most about one such queue: ~3 s of the local model on 2
@@ -88,12 +96,13 @@ class VectorsBehind:
     def _clear(self) -> None:
         self._changed = threading.Condition(threading.Lock())
         self._queue: deque[_Pending] = deque()
-        self._waiting: Counter[tuple[int, str]] = Counter()  # (id of the store, agent) -> messages not done
-        self._stores: Counter[int] = Counter()  # id of the store -> messages not done
-        self._ids: set[tuple[int, int]] = set()  # (id of the store, message id) of those
-        self._total = 0
+        self._seq = 0  # the number of the last message queued
+        self._completed = 0  # every message numbered up to this one is done
+        self._last: dict[tuple[int, str | None], int] = {}  # (id of the store, agent or None) -> last number
+        self._ids: set[tuple[int, int]] = set()  # (id of the store, message id) queued or being embedded
         self._running = False
         self._recoveries: deque[_Recovery] = deque()
+        self._recovering: Counter[int] = Counter()  # id of the store -> its recoveries not ended
         self._recovered: set[int] = set()  # ids of the stores whose leftovers were looked for
         #: The last embedding or store error of a run, None once a run succeeds.
         self.error: Exception | None = None
@@ -105,13 +114,12 @@ class VectorsBehind:
         if count > self.LIMIT:
             return False
         with self._changed:
-            return self._changed.wait_for(lambda: self._total + count <= self.LIMIT, self.ROOM_WAIT)
+            return self._changed.wait_for(lambda: len(self._ids) + count <= self.LIMIT, self.ROOM_WAIT)
 
     def offer(self, store: Store, embedder: Embedder, messages: Sequence[Message], texts: Sequence[str]) -> None:
         """Queue messages stored with ``vectors_later`` and their texts for embedding."""
-        items = [_Pending(store, embedder, m.agent, m.id, t) for m, t in zip(messages, texts, strict=True)]
         with self._changed:
-            self._add(items)
+            self._add(store, embedder, [(m.agent, m.id, t) for m, t in zip(messages, texts, strict=True)])
             self._start()
 
     def recover(self, store: Store, embedder: Embedder) -> None:
@@ -125,7 +133,7 @@ class VectorsBehind:
             return
         with self._changed:
             self._recoveries.append(_Recovery(store, embedder))
-            self._stores[id(store)] += 1  # until its recovery ends: flush waits for it
+            self._recovering[id(store)] += 1  # until its recovery ends: flush waits for it
             self._start()
 
     def forget(self, store: Store) -> None:
@@ -135,37 +143,37 @@ class VectorsBehind:
 
     # -- readers --------------------------------------------------------------------------------------
     def wait(self, store: Store, agent: str | None = None, timeout: float | None = None) -> bool:
-        """Wait until no message of ``store`` (of ``agent``, if given) queued so far waits for its vector;
-        False if ``timeout`` seconds passed first."""
+        """Wait until every message of ``store`` (of ``agent``, if given) queued so far has its vector (or
+        failed to get it), and, without ``agent``, until the store's recovery ended; False if ``timeout``
+        seconds passed first."""
+        key = id(store)
         with self._changed:
-            if agent is None:
-                return self._changed.wait_for(lambda: not self._stores[id(store)], timeout)
-            return self._changed.wait_for(lambda: not self._waiting[(id(store), agent)], timeout)
+            target = self._last.get((key, agent), 0)
+            if agent is not None:
+                return self._changed.wait_for(lambda: self._completed >= target, timeout)
+            return self._changed.wait_for(lambda: self._completed >= target and not self._recovering[key], timeout)
 
-    def queued(self, store: Store | None = None) -> int:
-        """Messages (of ``store``, or of all) queued or being embedded."""
+    def queued(self) -> int:
+        """Messages queued or being embedded."""
         with self._changed:
-            return self._total if store is None else self._stores[id(store)]
+            return len(self._ids)
 
     # -- the helper -----------------------------------------------------------------------------------
-    def _add(self, items: Sequence[_Pending]) -> None:  # the lock held
-        self._queue.extend(items)
-        for item in items:
-            key = id(item.store)
-            self._ids.add((key, item.message_id))
-            self._waiting[(key, item.agent)] += 1
-            self._stores[key] += 1
-        self._total += len(items)
+    def _add(self, store: Store, embedder: Embedder, items: Sequence[tuple[str, int, str]]) -> None:  # lock held
+        key = id(store)
+        for agent, message_id, text in items:
+            self._seq += 1
+            self._queue.append(_Pending(store, embedder, agent, message_id, text, self._seq))
+            self._ids.add((key, message_id))
+            self._last[(key, agent)] = self._last[(key, None)] = self._seq
 
     def _done(self, items: Sequence[_Pending]) -> None:  # the lock held
         for item in items:
-            key = id(item.store)
-            self._ids.discard((key, item.message_id))
-            self._waiting[(key, item.agent)] -= 1
-            self._stores[key] -= 1
-        self._waiting += Counter()  # drop the counts at zero
-        self._stores += Counter()
-        self._total -= len(items)
+            self._ids.discard((id(item.store), item.message_id))
+        if items:
+            self._completed = max(self._completed, items[-1].seq)
+        if len(self._last) > 10_000:  # forget the agents with nothing queued
+            self._last = {k: v for k, v in self._last.items() if v > self._completed}
         self._changed.notify_all()
 
     def _start(self) -> None:  # the lock held
@@ -177,9 +185,8 @@ class VectorsBehind:
             log.warning("exiting: %d stored messages stay pending for the next process", len(self._queue))
             self._done(list(self._queue))
             self._queue.clear()
-            self._stores.subtract(id(r.store) for r in self._recoveries)
-            self._stores += Counter()
             self._recoveries.clear()
+            self._recovering.clear()
             return
         self._running = True
 
@@ -225,23 +232,18 @@ class VectorsBehind:
             self.error = exc
             log.warning("could not read the messages waiting for their vectors: %s", exc)
             page = []
+        key = id(recovery.store)
         with self._changed:
             if not page:
                 self._recoveries.popleft()
-                self._stores[id(recovery.store)] -= 1
-                self._stores += Counter()
+                self._recovering[key] -= 1
+                self._recovering += Counter()  # drop the stores at zero
                 self._changed.notify_all()
                 return
             recovery.after = page[-1].id
-            key = id(recovery.store)
             # Not those this process has queued itself (written after it opened the store).
-            self._add(
-                [
-                    _Pending(recovery.store, recovery.embedder, m.agent, m.id, item_text(m))
-                    for m in page
-                    if (key, m.id) not in self._ids
-                ]
-            )
+            fresh = [(m.agent, m.id, item_text(m)) for m in page if (key, m.id) not in self._ids]
+            self._add(recovery.store, recovery.embedder, fresh)
 
 
 #: The process's queue.
