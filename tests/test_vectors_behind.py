@@ -140,6 +140,33 @@ def test_a_recall_waits_for_the_writes_before_it_not_for_those_after(store_url: 
         assert mem.flush(WAIT) and _pending_ids(mem) == []
 
 
+def test_a_users_recall_has_their_own_writes_embedded_first(store_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(VectorsBehind, "BATCH", 1)  # one message a model run: the order is visible
+    stepped = SteppedEmbedder()
+    with _memory(store_url, stepped) as mem:
+        mem.add_message("bob", "user", "bob's first", user="bob")
+        assert stepped.started.acquire(timeout=WAIT)  # held on it
+        others = [mem.add_message("bob", "user", f"bob again {i}", user="bob") for i in range(3)]
+        mine = mem.add_message("ann", "user", "I've been into sourdough lately", user="ann")
+        hits: list[list[int]] = []
+        asker = threading.Thread(
+            target=lambda: hits.append([h.message_id for h in mem.recall("weekend baking", user="ann")])
+        )
+        asker.start()
+        asker.join(0.3)
+        assert asker.is_alive()
+        stepped.steps.release()  # bob's first ends; ann's message, queued last, goes next
+        assert stepped.started.acquire(timeout=WAIT)
+        stepped.steps.release()
+        asker.join(WAIT)
+        assert not asker.is_alive(), "ann's recall waited for bob's writes queued before hers"
+        assert hits == [[mine.id]]
+        assert {m.id for m in others} <= set(_pending_ids(mem))
+        for _ in others:
+            stepped.steps.release()
+        assert mem.flush(WAIT) and _pending_ids(mem) == []
+
+
 def test_another_agents_pending_writes_do_not_hold_up_a_recall(store_url: str, gated: GatedEmbedder) -> None:
     with _memory(store_url, gated) as mem:
         gated.gate.set()

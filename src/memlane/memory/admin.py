@@ -50,12 +50,12 @@ class AdminMixin(MemoryBase):
             raise ModelMismatch(problem)
 
     def _vector_retriever(self, agent: str, query: str, scope: Scope, limit: int) -> list[Any]:
-        return self.store.vector_search(agent, self._query_vector(agent, query), scope, limit)
+        return self.store.vector_search(agent, self._query_vector(agent, query, scope), scope, limit)
 
     def _keyword_retriever(self, agent: str, query: str, scope: Scope, limit: int) -> list[Any]:
         """The store's keyword search, able to ask for the query's vector: the embedder shares one embedding
         of a query among the threads asking for it at once, so with the vector retriever it is made once."""
-        vector = partial(self._query_vector, agent, query)
+        vector = partial(self._query_vector, agent, query, scope)
         return self.store.keyword_search(agent, query, scope, limit, query_vector=vector)
 
     def reindex(self, *, batch_size: int = 256, progress: Callable[[int, int], None] | None = None) -> int:

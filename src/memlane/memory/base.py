@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from ..pipeline import Pipeline
     from ..pipeline.usage import UsageLedger
     from ..retrieval import Searcher
-    from ..store import Store
+    from ..store import Scope, Store
     from ..tokens import Tokenizer
     from .behind import VectorsBehind
 
@@ -103,12 +103,13 @@ class MemoryBase:
             self.store.set_meta("embedding_model", embedder.model)
         self._model_noted = True  # until reindex, which notes it itself
 
-    def _query_vector(self, agent: str, query: str) -> np.ndarray:
-        """The query's vector, once the agent's earlier writes have theirs (see :mod:`.behind`)."""
+    def _query_vector(self, agent: str, query: str, scope: Scope) -> np.ndarray:
+        """The query's vector, once the messages this process wrote earlier in the scope's thread (else of
+        its user, else of the agent) have theirs (see :mod:`.behind`)."""
         assert self.embedder is not None
         vector = self.embedder.embed_query(query)
         if self._behind is not None:
-            self._behind.wait(self.store, agent)
+            self._behind.wait(self.store, agent, thread=scope.thread, user=scope.user)
         return vector
 
     def _embed_one(self, text: str) -> np.ndarray | None:

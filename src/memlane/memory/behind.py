@@ -55,6 +55,12 @@ log = logging.getLogger(__name__)
 _DRAINER = LazyPool(1, "memlane-behind")
 
 
+#: What a wait is for: the messages of a store (``("store", id)``), of an agent (``("agent", id, agent)``),
+#: of one of its threads (``("thread", id, agent, thread)``) or of one of its users (``("user", id, agent,
+#: user)``).
+Key = tuple[object, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class _Pending:
     store: Store
@@ -62,7 +68,8 @@ class _Pending:
     agent: str
     message_id: int
     text: str
-    seq: int  # the order of queueing (the helper takes the queue in this order)
+    seq: int  # the order of queueing
+    keys: tuple[Key, ...]  # the waits it is part of
 
 
 @dataclass(slots=True)
@@ -72,33 +79,45 @@ class _Recovery:
     after: int = 0  # the last message id read
 
 
+def keys_of(store: Store, agent: str, thread: str | None = None, user: str | None = None) -> tuple[Key, ...]:
+    """The waits a message of ``store``, ``agent``, ``thread`` and ``user`` is part of."""
+    sid = id(store)
+    keys: tuple[Key, ...] = (("store", sid), ("agent", sid, agent))
+    if thread is not None:
+        keys += (("thread", sid, agent, thread),)
+    if user is not None:
+        keys += (("user", sid, agent, user),)
+    return keys
+
+
 class VectorsBehind:
     """The process's queue of stored messages waiting for their vectors, and the helper that embeds them.
 
-    Waits are for what was queued before them, not for an empty queue (which a busy writer may never
-    leave): each message gets the next number as it is queued, the helper takes the queue in that order
-    and, after each batch, counts everything up to its last number as done.
+    A wait is for the messages queued before it, of a store, an agent, a thread or a user (a recall waits
+    for those of its scope), not for an empty queue, which a busy writer may never leave. The helper takes
+    the messages someone waits for first, then the rest in the order they came: a recall waits about one
+    model run for its own writes, however long the queue of others' is.
     """
 
     #: Most texts queued at once: a write that would pass it waits for room, so a fast writer is held to
-    #: the model's pace (and a recall waits at most about one such queue: ~3 s of the local model on 2
-    #: cores). A write of more texts than this embeds its own before it commits.
+    #: the model's pace. A write of more texts than this embeds its own before it commits.
     LIMIT = 1024
     #: Longest a write waits for room before it embeds its own texts (a model that hangs holds up no writer
     #: for longer).
     ROOM_WAIT = 30.0
-    #: Most texts of one model call.
-    BATCH = 256
+    #: Most texts of one model call: two of the local model's runs of 32 on each of 2 cores, so a wait for
+    #: a message taken first lasts about two runs (the one under way and its own).
+    BATCH = 128
 
     def __init__(self) -> None:
         self._clear()
 
     def _clear(self) -> None:
         self._changed = threading.Condition(threading.Lock())
-        self._queue: deque[_Pending] = deque()
+        self._queue: list[_Pending] = []
         self._seq = 0  # the number of the last message queued
-        self._completed = 0  # every message numbered up to this one is done
-        self._last: dict[tuple[int, str | None], int] = {}  # (id of the store, agent or None) -> last number
+        self._open: dict[Key, set[int]] = {}  # a wait's key -> the numbers of its messages not done
+        self._urgent: Counter[Key] = Counter()  # the keys waited for, and by how many
         self._ids: set[tuple[int, int]] = set()  # (id of the store, message id) queued or being embedded
         self._running = False
         self._recoveries: deque[_Recovery] = deque()
@@ -119,7 +138,7 @@ class VectorsBehind:
     def offer(self, store: Store, embedder: Embedder, messages: Sequence[Message], texts: Sequence[str]) -> None:
         """Queue messages stored with ``vectors_later`` and their texts for embedding."""
         with self._changed:
-            self._add(store, embedder, [(m.agent, m.id, t) for m, t in zip(messages, texts, strict=True)])
+            self._add(store, embedder, messages, texts)
             self._start()
 
     def recover(self, store: Store, embedder: Embedder) -> None:
@@ -142,16 +161,42 @@ class VectorsBehind:
             self._recovered.discard(id(store))
 
     # -- readers --------------------------------------------------------------------------------------
-    def wait(self, store: Store, agent: str | None = None, timeout: float | None = None) -> bool:
-        """Wait until every message of ``store`` (of ``agent``, if given) queued so far has its vector (or
-        failed to get it), and, without ``agent``, until the store's recovery ended; False if ``timeout``
-        seconds passed first."""
-        key = id(store)
+    def wait(
+        self,
+        store: Store,
+        agent: str | None = None,
+        *,
+        thread: str | None = None,
+        user: str | None = None,
+        timeout: float | None = None,
+    ) -> bool:
+        """Wait until the messages queued so far of ``store`` (without ``agent``: all, and its recovery),
+        of its ``agent``, of that agent's ``thread`` or else of its ``user`` have their vectors (or failed
+        to get them); False if ``timeout`` seconds passed first."""
+        if agent is None:
+            key: Key = ("store", id(store))
+        elif thread is not None:
+            key = ("thread", id(store), agent, thread)
+        elif user is not None:
+            key = ("user", id(store), agent, user)
+        else:
+            key = ("agent", id(store), agent)
         with self._changed:
-            target = self._last.get((key, agent), 0)
-            if agent is not None:
-                return self._changed.wait_for(lambda: self._completed >= target, timeout)
-            return self._changed.wait_for(lambda: self._completed >= target and not self._recovering[key], timeout)
+            target = max(self._open.get(key, ()), default=0)
+
+            def done() -> bool:
+                left = self._open.get(key, ())
+                return not any(seq <= target for seq in left) and not (agent is None and self._recovering[id(store)])
+
+            if done():
+                return True
+            self._urgent[key] += 1
+            try:
+                return self._changed.wait_for(done, timeout)
+            finally:
+                self._urgent[key] -= 1
+                if not self._urgent[key]:
+                    del self._urgent[key]
 
     def queued(self) -> int:
         """Messages queued or being embedded."""
@@ -159,21 +204,38 @@ class VectorsBehind:
             return len(self._ids)
 
     # -- the helper -----------------------------------------------------------------------------------
-    def _add(self, store: Store, embedder: Embedder, items: Sequence[tuple[str, int, str]]) -> None:  # lock held
-        key = id(store)
-        for agent, message_id, text in items:
+    def _add(self, store: Store, embedder: Embedder, messages: Sequence[Message], texts: Sequence[str]) -> None:
+        """Queue messages (the lock held)."""
+        for message, text in zip(messages, texts, strict=True):
             self._seq += 1
-            self._queue.append(_Pending(store, embedder, agent, message_id, text, self._seq))
-            self._ids.add((key, message_id))
-            self._last[(key, agent)] = self._last[(key, None)] = self._seq
+            keys = keys_of(store, message.agent, message.thread, message.user)
+            self._queue.append(_Pending(store, embedder, message.agent, message.id, text, self._seq, keys))
+            self._ids.add((id(store), message.id))
+            for key in keys:
+                self._open.setdefault(key, set()).add(self._seq)
+
+    def _take(self) -> list[_Pending]:
+        """The next batch (the lock held): messages someone waits for first, then the oldest."""
+        if self._urgent:
+            first = [item for item in self._queue if any(key in self._urgent for key in item.keys)][: self.BATCH]
+            if first:
+                chosen = {item.seq for item in first}
+                rest = [item for item in self._queue if item.seq not in chosen]
+                batch = first + rest[: self.BATCH - len(first)]
+                self._queue = rest[self.BATCH - len(first) :]
+                return batch
+        batch, self._queue = self._queue[: self.BATCH], self._queue[self.BATCH :]
+        return batch
 
     def _done(self, items: Sequence[_Pending]) -> None:  # the lock held
         for item in items:
             self._ids.discard((id(item.store), item.message_id))
-        if items:
-            self._completed = max(self._completed, items[-1].seq)
-        if len(self._last) > 10_000:  # forget the agents with nothing queued
-            self._last = {k: v for k, v in self._last.items() if v > self._completed}
+            for key in item.keys:
+                left = self._open.get(key)
+                if left is not None:
+                    left.discard(item.seq)
+                    if not left:
+                        del self._open[key]
         self._changed.notify_all()
 
     def _start(self) -> None:  # the lock held
@@ -183,8 +245,8 @@ class VectorsBehind:
             _DRAINER.get().submit(self._drain)
         except RuntimeError:  # the interpreter is exiting: the messages stay pending for the next process
             log.warning("exiting: %d stored messages stay pending for the next process", len(self._queue))
-            self._done(list(self._queue))
-            self._queue.clear()
+            self._done(self._queue)
+            self._queue = []
             self._recoveries.clear()
             self._recovering.clear()
             return
@@ -203,7 +265,7 @@ class VectorsBehind:
                     self._running = False
                     self._changed.notify_all()
                     return
-                batch = [self._queue.popleft() for _ in range(min(len(self._queue), self.BATCH))]
+                batch = self._take()
             try:
                 self._store(batch)
             finally:
@@ -242,8 +304,8 @@ class VectorsBehind:
                 return
             recovery.after = page[-1].id
             # Not those this process has queued itself (written after it opened the store).
-            fresh = [(m.agent, m.id, item_text(m)) for m in page if (key, m.id) not in self._ids]
-            self._add(recovery.store, recovery.embedder, fresh)
+            fresh = [m for m in page if (key, m.id) not in self._ids]
+            self._add(recovery.store, recovery.embedder, fresh, [item_text(m) for m in fresh])
 
 
 #: The process's queue.

@@ -119,7 +119,7 @@ class ThreadsMixin(MemoryBase):
         text = check_content(content, "content", self.settings.max_content_chars)
         edited = replace(current, content=text)
         if self._behind is not None:  # the old text's vector, should it still be queued, must not come last
-            self._behind.wait(self.store, self.agent)
+            self._behind.wait(self.store, self.agent, thread=key)
         vectors = self._embed([item_text(edited)])
         return self.store.edit_message(
             self.agent, key, mid, text, self._count(edited), None if vectors is None else vectors[0]
