@@ -108,7 +108,7 @@ class MemoryBase:
         its user, else of the agent) have theirs (see :mod:`.behind`)."""
         assert self.embedder is not None
         vector = self.embedder.embed_query(query)
-        if self._behind is not None:
+        if self._behind is not None and "message" in scope.kinds:  # only messages are written behind
             self._behind.wait(self.store, agent, thread=scope.thread, user=scope.user)
         return vector
 

@@ -94,9 +94,9 @@ class VectorsBehind:
     """The process's queue of stored messages waiting for their vectors, and the helper that embeds them.
 
     A wait is for the messages queued before it, of a store, an agent, a thread or a user (a recall waits
-    for those of its scope), not for an empty queue, which a busy writer may never leave. The helper takes
-    the messages someone waits for first, then the rest in the order they came: a recall waits about one
-    model run for its own writes, however long the queue of others' is.
+    for those of its scope), not for an empty queue, which a busy writer may never leave. While someone
+    waits, the helper embeds only the messages waited for, in short runs; otherwise the oldest, in long
+    ones: a recall waits a few short model runs for its own writes, however long the queue of others' is.
     """
 
     #: Most texts queued at once: a write that would pass it waits for room, so a fast writer is held to
@@ -105,9 +105,11 @@ class VectorsBehind:
     #: Longest a write waits for room before it embeds its own texts (a model that hangs holds up no writer
     #: for longer).
     ROOM_WAIT = 30.0
-    #: Most texts of one model call: two of the local model's runs of 32 on each of 2 cores, so a wait for
-    #: a message taken first lasts about two runs (the one under way and its own).
+    #: Most texts of one model call (two of the local model's runs of 32 on each of 2 cores).
     BATCH = 128
+    #: Most texts of one model call while someone waits: only the messages waited for, so a recall under a
+    #: queue of others' writes waits about two short runs (the one under way and its own).
+    URGENT_BATCH = 32
 
     def __init__(self) -> None:
         self._clear()
@@ -217,12 +219,11 @@ class VectorsBehind:
     def _take(self) -> list[_Pending]:
         """The next batch (the lock held): messages someone waits for first, then the oldest."""
         if self._urgent:
-            first = [item for item in self._queue if any(key in self._urgent for key in item.keys)][: self.BATCH]
+            first = [item for item in self._queue if any(key in self._urgent for key in item.keys)]
             if first:
-                chosen = {item.seq for item in first}
-                rest = [item for item in self._queue if item.seq not in chosen]
-                batch = first + rest[: self.BATCH - len(first)]
-                self._queue = rest[self.BATCH - len(first) :]
+                batch = first[: self.URGENT_BATCH]
+                chosen = {item.seq for item in batch}
+                self._queue = [item for item in self._queue if item.seq not in chosen]
                 return batch
         batch, self._queue = self._queue[: self.BATCH], self._queue[self.BATCH :]
         return batch
