@@ -237,6 +237,10 @@ def test_a_write_waits_for_room_in_a_full_queue_and_a_larger_one_embeds_its_own(
         assert _vectors(mem, ids)[0] == ids and _pending_ids(mem) == []
         big = mem.add_messages("t", [{"role": "user", "content": f"bulk {i}"} for i in range(3)])
         assert _vectors(mem, [m.id for m in big])[0] == [m.id for m in big], "a write larger than the queue was queued"
+        monkeypatch.setattr(VectorsBehind, "LIMIT", 1024)
+        monkeypatch.setattr(VectorsBehind, "LARGEST", 2)
+        large = mem.add_messages("t", [{"role": "user", "content": f"import {i}"} for i in range(3)])
+        assert _vectors(mem, [m.id for m in large])[0] == [m.id for m in large], "an import was queued"
 
 
 def test_the_queue_can_be_turned_off(store_url: str, gated: GatedEmbedder) -> None:

@@ -3,7 +3,7 @@ embeds the texts of the writes queued meanwhile together.
 
 A bot writes one message at a time. Embedding it with the local model takes several ms, storing it a
 fraction of one; embedded one by one, a stream of small writes runs the model at its least efficient
-batch size of one. Here a write (of up to :attr:`VectorsBehind.LIMIT` texts) stores its messages, records
+batch size of one. Here a write (of up to :attr:`VectorsBehind.LARGEST` texts) stores its messages, records
 them in the store's pending vectors in the same transaction, hands their texts to the process's
 :class:`VectorsBehind` and returns; its helper thread embeds whatever has queued since its last run in one
 call and stores those vectors in one transaction per store and agent, which ends the messages' wait. The
@@ -100,8 +100,12 @@ class VectorsBehind:
     """
 
     #: Most texts queued at once: a write that would pass it waits for room, so a fast writer is held to
-    #: the model's pace. A write of more texts than this embeds its own before it commits.
+    #: the model's pace.
     LIMIT = 1024
+    #: Most texts of a write that is queued for. A larger write (an import) already gives the model full
+    #: batches, and embeds its own before it commits: queued, its texts were embedded while the next
+    #: write's rows were stored, on the same 2 cores, and it went ~15 % slower (bench/RESULTS.md, "Round 8").
+    LARGEST = 64
     #: Longest a write waits for room before it embeds its own texts (a model that hangs holds up no writer
     #: for longer).
     ROOM_WAIT = 30.0
@@ -132,7 +136,7 @@ class VectorsBehind:
     def room(self, count: int) -> bool:
         """Whether a write of ``count`` texts may leave them to the queue, once there is room for them
         (waiting for it: embedding them alongside the helper's runs would only share the same cores)."""
-        if count > self.LIMIT:
+        if count > min(self.LARGEST, self.LIMIT):
             return False
         with self._changed:
             return self._changed.wait_for(lambda: len(self._ids) + count <= self.LIMIT, self.ROOM_WAIT)
