@@ -287,6 +287,8 @@ def test_messages_a_stopped_process_left_pending_are_embedded_by_the_next(store_
         check=True,
     )
     assert done.stdout.strip() == "6"
+    with _memory(store_url, FakeEmbedder(cache_size=0), embed_behind=False) as mem:  # no recovery: look first
+        assert mem.status().counts["pending_vectors"] == 5 and mem.store.status().counts["pending_vectors"] == 6
     with _memory(store_url, FakeEmbedder(cache_size=0)) as mem:
         assert mem.flush(WAIT)
         assert _pending_ids(mem) == []
@@ -297,6 +299,7 @@ def test_messages_a_stopped_process_left_pending_are_embedded_by_the_next(store_
         np.testing.assert_allclose(vectors, FakeEmbedder(cache_size=0).embed([item_text(m) for m in history]))
         [theirs] = mem.for_agent("b").history("t")
         assert _vectors(mem, [theirs.id], agent="b")[0] == [theirs.id]
+        assert mem.store.status().counts["pending_vectors"] == 0
 
 
 def test_close_waits_for_the_queued_vectors(tmp_path: Path, gated: GatedEmbedder) -> None:

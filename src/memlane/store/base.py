@@ -114,7 +114,9 @@ class FactFilter:
 
 @dataclass(frozen=True, slots=True)
 class StoreStatus:
-    """What ``memlane db status`` shows."""
+    """What ``memlane db status`` shows. ``counts`` holds the rows of each table (of the agent, if one was
+    asked for), and ``pending_vectors``: the messages stored whose vectors are still to come (see
+    :mod:`memlane.memory.behind`)."""
 
     backend: str
     location: str

@@ -278,11 +278,17 @@ class PostgresStore(
                 for table in ("agents", "threads", "messages", "facts", "summaries", "jobs"):
                     query = sql.SQL("SELECT count(*) FROM {}").format(sql.Identifier(table))
                     counts[table] = int(one_row(conn, query)[0])
+                counts["pending_vectors"] = int(one_row(conn, "SELECT count(*) FROM pending_vectors")[0])
             else:
                 agent_id = self._agent_id(conn, agent)
                 for table in ("threads", "messages", "facts", "summaries", "jobs"):
                     query = sql.SQL("SELECT count(*) FROM {} WHERE agent_id = %s").format(sql.Identifier(table))
                     counts[table] = int(one_row(conn, query, (agent_id,))[0]) if agent_id else 0
+                pending = (
+                    "SELECT count(*) FROM pending_vectors p JOIN messages m ON m.id = p.message_id "
+                    "WHERE m.agent_id = %s"
+                )
+                counts["pending_vectors"] = int(one_row(conn, pending, (agent_id,))[0]) if agent_id else 0
             meta = {str(k): str(v) for k, v in conn.execute("SELECT key, value FROM meta")}
             version = int(one_row(conn, "SELECT coalesce(max(version), 0) FROM schema_migrations")[0])
             return StoreStatus(self.backend, self.location, version, counts, meta)

@@ -236,6 +236,7 @@ class SQLiteStore(
             if agent is None:
                 for table in ("agents", "threads", "messages", "facts", "summaries", "jobs"):
                     counts[table] = conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]  # noqa: S608
+                counts["pending_vectors"] = conn.execute("SELECT count(*) FROM pending_vectors").fetchone()[0]
             else:
                 agent_id = self._agent_id(agent)
                 for table in ("threads", "messages", "facts", "summaries", "jobs"):
@@ -247,6 +248,15 @@ class SQLiteStore(
                         if agent_id
                         else 0
                     )
+                counts["pending_vectors"] = (
+                    conn.execute(
+                        "SELECT count(*) FROM pending_vectors p JOIN messages m ON m.id = p.message_id "
+                        "WHERE m.agent_id = ?",
+                        (agent_id,),
+                    ).fetchone()[0]
+                    if agent_id
+                    else 0
+                )
             meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
             version = conn.execute("SELECT coalesce(max(version), 0) FROM schema_migrations").fetchone()[0]
         return StoreStatus(self.backend, self.location, int(version), counts, meta)
