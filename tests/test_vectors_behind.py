@@ -3,8 +3,8 @@
 With a local model a small write commits its messages, records them as waiting for their vectors, and
 returns; a helper thread embeds the queued texts together and stores their vectors. The embedder below
 holds its document runs until the test lets them go, so what a caller sees in between is checked without
-timing anything: the write has returned, the message is stored and pending, keyword search finds it, and
-a recall waits for it.
+timing anything: the write has returned, the message is stored and pending, the store's keyword search
+finds it, and a recall waits for it.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from memlane.embeddings import FakeEmbedder
 from memlane.embeddings.base import EmbedKind, Vectors
 from memlane.errors import ProviderError
 from memlane.memory.behind import BEHIND, VectorsBehind
+from memlane.store import Scope
 from memlane.texts import item_text
 
 WAIT = 10.0  # seconds a held run waits to be let go
@@ -81,7 +82,7 @@ def test_a_write_returns_before_its_text_is_embedded_and_its_vector_follows(
         assert [m.content for m in mem.history("t")][:2] == ["I've been into sourdough lately", "trail 0"]
         assert _vectors(mem, ids)[0] == []
         assert _pending_ids(mem) == ids
-        assert [h.message_id for h in mem.recall("sourdough", preset="keyword")] == [first.id]
+        assert [c.id for c in mem.store.keyword_search("a", "sourdough", Scope(), 5)] == [first.id]
         gated.gate.set()
         assert mem.flush(WAIT)
         found, vectors = _vectors(mem, ids)
@@ -165,6 +166,35 @@ def test_a_users_recall_has_their_own_writes_embedded_first(store_url: str, monk
         for _ in others:
             stepped.steps.release()
         assert mem.flush(WAIT) and _pending_ids(mem) == []
+
+
+def test_a_large_agents_keyword_matches_are_ranked_with_the_vector_of_a_message_written_just_before(
+    tmp_path: Path, gated: GatedEmbedder
+) -> None:
+    """SQLite ranks a large agent's keyword matches by vectors it reads in the same read transaction as the
+    matches: the search must begin after the pending vector is stored, not wait for it inside (its snapshot
+    would not hold it, and the message would rank last)."""
+    query = "kestrels weather talk"
+    with _memory(str(tmp_path / "big.db"), gated) as mem:
+        gated.gate.set()
+        for i in range(40):
+            mem.add_message(f"t{i % 4}", "user", f"small talk about the weather, part {i}", user=f"u{i % 3}")
+        short = mem.add_message("t5", "user", "kestrels, no idea", user="u1").id
+        assert mem.flush(WAIT)
+        gated.gate.clear()
+        near = mem.add_message("t6", "user", "kestrels hunting in the weather", user="u2").id
+        words = mem.store._common_words  # type: ignore[attr-defined]
+        words.LARGE_AGENT, words.VECTOR_POSTINGS_BUDGET = 30, 5  # a large agent; 'kestrels' is rare
+        hits: list[list[int]] = []
+        asker = threading.Thread(
+            target=lambda: hits.append([h.id for h in mem.recall(query, limit=2, preset="keyword")])
+        )
+        asker.start()
+        asker.join(0.3)
+        assert asker.is_alive()
+        gated.gate.set()
+        asker.join(WAIT)
+        assert hits == [[near, short]]
 
 
 def test_another_agents_pending_writes_do_not_hold_up_a_recall(store_url: str, gated: GatedEmbedder) -> None:

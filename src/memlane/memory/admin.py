@@ -54,8 +54,15 @@ class AdminMixin(MemoryBase):
 
     def _keyword_retriever(self, agent: str, query: str, scope: Scope, limit: int) -> list[Any]:
         """The store's keyword search, able to ask for the query's vector: the embedder shares one embedding
-        of a query among the threads asking for it at once, so with the vector retriever it is made once."""
-        vector = partial(self._query_vector, agent, query, scope)
+        of a query among the threads asking for it at once, so with the vector retriever it is made once.
+
+        It ranks large agents' matches by their vectors, which it reads in the same read transaction as the
+        matches (SQLite): so it waits for the scope's pending vectors (see :mod:`.behind`) before it begins,
+        not when it asks for the query's vector (a snapshot taken before their commit would not hold them).
+        """
+        assert self.embedder is not None
+        self._wait_for_vectors(agent, scope)
+        vector = partial(self.embedder.embed_query, query)
         return self.store.keyword_search(agent, query, scope, limit, query_vector=vector)
 
     def reindex(self, *, batch_size: int = 256, progress: Callable[[int, int], None] | None = None) -> int:

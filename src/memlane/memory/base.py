@@ -108,9 +108,14 @@ class MemoryBase:
         its user, else of the agent) have theirs (see :mod:`.behind`)."""
         assert self.embedder is not None
         vector = self.embedder.embed_query(query)
+        self._wait_for_vectors(agent, scope)
+        return vector
+
+    def _wait_for_vectors(self, agent: str, scope: Scope) -> None:
+        """Wait for the vectors of the messages this process wrote earlier in the scope's thread (else of its
+        user, else of the agent; see :mod:`.behind`)."""
         if self._behind is not None and "message" in scope.kinds:  # only messages are written behind
             self._behind.wait(self.store, agent, thread=scope.thread, user=scope.user)
-        return vector
 
     def _embed_one(self, text: str) -> np.ndarray | None:
         vectors = self._embed([text])

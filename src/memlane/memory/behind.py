@@ -15,9 +15,11 @@ What a caller sees:
 - **Nothing is lost.** The messages are committed when the write returns; only their vectors come later.
   A process that stops first leaves them in the store's pending vectors, and the next ``Memory`` opened on
   the store with a local model embeds them (:meth:`VectorsBehind.recover`).
-- **A recall sees its agent's earlier writes.** The vector search of a recall waits, while its query is
-  embedded, for the vectors of every message of its agent this process queued before it; keyword search
-  finds them at once. ``Memory.flush()`` waits for all of them (``Memory.close()`` does).
+- **A recall sees its own earlier writes.** A recall waits, before its searches read the store (its query
+  is embedded meanwhile), for the vectors of the messages this process queued before it in its scope: its
+  thread, else its user's, else its agent's. It waits for nothing queued after it began, and the helper
+  embeds what someone waits for first. ``Memory.flush()`` waits for all of a store's (``Memory.close()``
+  does). Another process finds such a message by its words at once, by its meaning once its vector is in.
 - **A fast writer goes at the model's pace.** A write that finds :attr:`VectorsBehind.LIMIT` texts queued
   waits for room (embedding its own texts beside the helper's runs would only share the same cores).
 - **An embedding error is not the write's.** The rows are stored; the messages stay pending (found by
