@@ -81,15 +81,24 @@ class _Recovery:
     after: int = 0  # the last message id read
 
 
+def key_of(store: Store, agent: str | None, thread: str | None = None, user: str | None = None) -> Key:
+    """The narrowest wait of these: a thread's, else a user's, else an agent's, else (no agent) a store's."""
+    sid = id(store)
+    if agent is None:
+        return ("store", sid)
+    if thread is not None:
+        return ("thread", sid, agent, thread)
+    return ("user", sid, agent, user) if user is not None else ("agent", sid, agent)
+
+
 def keys_of(store: Store, agent: str, thread: str | None = None, user: str | None = None) -> tuple[Key, ...]:
     """The waits a message of ``store``, ``agent``, ``thread`` and ``user`` is part of."""
-    sid = id(store)
-    keys: tuple[Key, ...] = (("store", sid), ("agent", sid, agent))
+    keys = [key_of(store, None), key_of(store, agent)]
     if thread is not None:
-        keys += (("thread", sid, agent, thread),)
+        keys.append(key_of(store, agent, thread))
     if user is not None:
-        keys += (("user", sid, agent, user),)
-    return keys
+        keys.append(key_of(store, agent, user=user))
+    return tuple(keys)
 
 
 class VectorsBehind:
@@ -181,14 +190,7 @@ class VectorsBehind:
         """Wait until the messages queued so far of ``store`` (without ``agent``: all, and its recovery),
         of its ``agent``, of that agent's ``thread`` or else of its ``user`` have their vectors (or failed
         to get them); False if ``timeout`` seconds passed first."""
-        if agent is None:
-            key: Key = ("store", id(store))
-        elif thread is not None:
-            key = ("thread", id(store), agent, thread)
-        elif user is not None:
-            key = ("user", id(store), agent, user)
-        else:
-            key = ("agent", id(store), agent)
+        key = key_of(store, agent, thread, user)
         with self._changed:
             target = max(self._open.get(key, ()), default=0)
 
@@ -207,11 +209,6 @@ class VectorsBehind:
                 self._urgent[key] -= 1
                 if not self._urgent[key]:
                     del self._urgent[key]
-
-    def queued(self) -> int:
-        """Messages queued or being embedded."""
-        with self._changed:
-            return len(self._ids)
 
     # -- the helper -----------------------------------------------------------------------------------
     def _add(self, store: Store, embedder: Embedder, messages: Sequence[Message], texts: Sequence[str]) -> None:
