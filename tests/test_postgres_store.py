@@ -517,6 +517,43 @@ def test_a_whole_agent_search_of_a_large_store_ranks_only_its_rarest_words(store
     assert len(contents(Scope(kinds=("message",), user="bob"))) == 33  # scoped: every word
 
 
+def test_ts_rank_matches_say_how_much_of_the_query_they_hold(store: PostgresStore, pg_url: str) -> None:
+    """A message match's coverage is the IDFs of the query's words it holds over all of theirs (every word
+    alike before ANALYZE); facts and whole-agent matches ranked again by their vectors carry none."""
+    store.add_messages("other", "t", [msg(f"filler number {i}") for i in range(30)], [3] * 30, NOW)
+    common = [
+        m.id
+        for m in store.add_messages(
+            "a", "t", [msg(f"we could go out on day {i}", "ann") for i in range(12)], [5] * 12, NOW
+        )
+    ]
+    [rare] = [m.id for m in store.add_messages("a", "t", [msg("the zebra went home early", "ann")], [5], NOW)]
+    [both] = [m.id for m in store.add_messages("a", "t", [msg("should we go see the zebra", "ann")], [5], NOW)]
+    store.add_fact("a", NewFact("go zebra", "fact", 3, None, None, "shared", {}), actor=None, now=NOW)
+    scopes = (Scope(), Scope(thread="t"), Scope(user="ann"))
+
+    def held(scope: Scope, query: str = "go zebra moon") -> dict[int, float | None]:
+        return {c.id: c.coverage for c in store.keyword_search("a", query, scope, 50) if c.kind == "message"}
+
+    for scope in scopes:  # no statistics: each of the three words is a third of the query
+        assert held(scope) == {**dict.fromkeys(common, 1 / 3), rare: 1 / 3, both: 2 / 3}
+    assert all(c.coverage is None for c in store.keyword_search("a", "go zebra", Scope(), 50) if c.kind == "fact")
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("ANALYZE messages")
+    store._terms.forget()
+    for scope in scopes:
+        found = held(scope)
+        assert set(found) == {*common, rare, both}
+        # "go" is in 13 of 44 messages, "zebra" in 2, "moon" in none: a match of "go" alone holds little
+        # of the query, one of "zebra" most of what any message can.
+        assert max(found[i] for i in common) < 0.2 < found[rare] < found[both] < 1.0  # type: ignore[operator]
+    assert held(Scope(), "zebra") == {rare: 1.0, both: 1.0}
+    # Ranked again by vector (a large store's whole-agent search given the query's vector): no coverage.
+    store._terms.LARGE_STORE = 10
+    vector = lambda: np.ones(8, dtype=np.float32)  # noqa: E731
+    assert {c.coverage for c in store.keyword_search("a", "go zebra", Scope(), 50, query_vector=vector)} == {None}
+
+
 def _large_store_of_owls(store: PostgresStore, pg_url: str) -> list[int]:
     """30 messages about owls with vectors of their own, the knobs lowered so 300 messages are a large store;
     returns the owls' ids in order."""

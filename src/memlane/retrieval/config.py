@@ -41,7 +41,7 @@ class SearchConfig:
     ``weights``; a retriever missing from ``weights`` weighs 1.0). ``min_spread`` keeps min-max from
     stretching differences smaller than that share of the best score (see :func:`.fusion.normalize_minmax`).
     ``keyword_coverage`` (linear fusion; 0 = off): a keyword list whose best match holds less than that
-    share of the query (its words' IDFs; SQLite measures it, see :attr:`.Candidate.coverage`) weighs less,
+    share of the query (its words' IDFs; both stores measure it, see :attr:`.Candidate.coverage`) weighs less,
     its weight times ``(best / keyword_coverage) ** 2``, so matches of only a common word of a question
     ("any tips for my weekend baking?") do not outrank what the vector retriever finds.
 

@@ -84,11 +84,12 @@ class Scope:
 class Candidate:
     """One search result before hydration: what it is, and how well it matched (higher is better).
 
-    ``coverage``, when the store measures it (SQLite's BM25 message matches), is how much of the query the
-    match holds: its BM25 score over the score of a message holding each query word once (the sum of the
-    words' IDFs), so ~1 for a match of every word and near 0 for a match of only a common one. Unlike
-    ``score`` it compares across queries; fusion uses it to weigh a keyword list that matched little of its
-    query (``SearchConfig.keyword_coverage``).
+    ``coverage``, when the store measures it (message matches ranked by words), is how much of the query
+    the match holds, by the words' IDFs: SQLite takes its BM25 score over the score of a message holding
+    each query word once (the sum of the words' IDFs); PostgreSQL, whose ``ts_rank`` has no IDF, sums the
+    IDFs of the words it holds over all of theirs. So ~1 for a match of every word (or of the rare ones)
+    and near 0 for a match of only a common one. Unlike ``score`` it compares across queries; fusion uses
+    it to weigh a keyword list that matched little of its query (``SearchConfig.keyword_coverage``).
     """
 
     kind: Literal["message", "fact", "summary"]
@@ -530,11 +531,12 @@ class Store(ABC):
         ``query_vector``, when given, returns the query's embedding (a unit float32 vector of the store's
         dimension). A store may call it to rank matches a cheaper way where BM25 is costly: SQLite ranks the
         messages of a whole-agent search of a large agent, those holding the query's rarest words, by their
-        vectors' cosine to it. A store may also ignore it (PostgreSQL does).
+        vectors' cosine to it; PostgreSQL ranks the best of such matches by ``ts_rank`` again by their
+        vectors. A store may also ignore it.
 
         A store that knows how much of the query a match holds sets its ``coverage`` (see
-        :class:`Candidate`); SQLite does for messages ranked by BM25, PostgreSQL (``ts_rank`` has no IDF)
-        does not."""
+        :class:`Candidate`): both do for messages ranked by their words (SQLite by BM25, PostgreSQL by
+        ``ts_rank``), not for those ranked by their vectors."""
 
     # -- jobs ---------------------------------------------------------------------------------------
     # Jobs are enqueued with ``enqueue_jobs`` or, to share the transaction of the write that causes

@@ -6,6 +6,7 @@ keyword and the vector retriever, and the same as the SQLite backend's.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Sequence
@@ -36,6 +37,10 @@ COMMON_ROWS = 10_000
 #: messages best by ``ts_rank`` and ranks them by their vectors (at 1M: 10 found the answer in the top 10
 #: for 0.236 of the questions, against 0.206 by ``ts_rank`` alone; bench/RESULTS.md, "Round 6").
 PRESELECT = 10
+
+
+#: The most words of a query a message match tells it holds (a bit each in a bigint).
+_HELD_BITS = 62
 
 
 class CommonTerms:
@@ -86,7 +91,7 @@ class CommonTerms:
         common = self._common_lexemes(conn)
         if not common:
             return list(terms)
-        lexemes = self._lexemes_of(conn, terms)
+        lexemes = self.lexemes_of(conn, terms)
 
         def share(term: str) -> float:  # a word is as rare as its rarest lexeme (0: not common)
             return min((common.get(lexeme, 0.0) for lexeme in lexemes[term]), default=0.0)
@@ -104,7 +109,7 @@ class CommonTerms:
             shares, rows = self._shares, self._rows
         if rows < self.LARGE_STORE or not terms:
             return list(terms)
-        lexemes = self._lexemes_of(conn, terms)
+        lexemes = self.lexemes_of(conn, terms)
 
         unlisted = min(shares.values(), default=0.0) / 2  # below the rarest listed lexeme
 
@@ -112,6 +117,31 @@ class CommonTerms:
             return rows * min((shares.get(lexeme, unlisted) for lexeme in lexemes[term]), default=0.0)
 
         return rarest_within(terms, estimate, self.POSTINGS_BUDGET)
+
+    def weights(self, conn: Conn, terms: Sequence[str]) -> list[float]:
+        """Each term's share in a message match's coverage (:attr:`.Candidate.coverage`): its IDF as BM25
+        computes it (``log((N - n + 0.5) / (n + 0.5))``, at least 1e-6), N and n estimated from the same
+        statistics of the messages as the budget (a word is as common as its rarest lexeme; one missing from
+        the statistics counts as half as common as the rarest listed), every word alike (1.0) while there
+        are none; 0 for a word with no lexeme (it matches nothing).
+
+        The statistics are the whole table's, all agents', as FTS5's BM25 counts every agent's rows: a
+        word's weight says how ordinary it is, and reveals nothing of any one agent's messages."""
+        self._common_lexemes(conn)
+        with self._lock:
+            shares, rows = self._shares, self._rows
+        lexemes = self.lexemes_of(conn, terms)
+        if rows <= 0 or not shares:
+            return [1.0 if lexemes[t] else 0.0 for t in terms]
+        unlisted = min(shares.values()) / 2
+
+        def idf(term: str) -> float:
+            if not lexemes[term]:
+                return 0.0
+            n = rows * min(shares.get(lexeme, unlisted) for lexeme in lexemes[term])
+            return max(math.log((rows - n + 0.5) / (n + 0.5)), 1e-6)
+
+        return [idf(t) for t in terms]
 
     def large(self, conn: Conn) -> bool:
         """Whether the statistics describe at least :data:`LARGE_STORE` messages (the budget applies)."""
@@ -148,7 +178,9 @@ class CommonTerms:
             self._common, self._shares, self._rows, self._read_at = common, every, rows, now
         return common
 
-    def _lexemes_of(self, conn: Conn, terms: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    def lexemes_of(self, conn: Conn, terms: Sequence[str]) -> dict[str, tuple[str, ...]]:
+        """Each term's lexemes as its messages' ``search`` column holds them (the server's stemmer), asked
+        once and kept."""
         with self._lock:
             found = {t: self._lexemes[t] for t in terms if t in self._lexemes}
         missing = [t for t in terms if t not in found]
@@ -170,6 +202,41 @@ class CommonTerms:
 def _tsquery_text(terms: Sequence[str]) -> str:
     """The terms OR-ed as ``to_tsquery`` input, each quoted (a term of several words is a phrase)."""
     return " | ".join("'" + term.replace("\\", "\\\\").replace("'", "''") + "'" for term in terms)
+
+
+class _Coverage:
+    """How much of the query a match holds, from its ``held`` bits: the weights of the words it holds over
+    all of theirs (None without bits or weights); a set of bits is summed once."""
+
+    def __init__(self, weights: Sequence[float]) -> None:
+        self._weights = list(weights)
+        self._full = sum(self._weights)
+        self._known: dict[int, float] = {}
+
+    def __call__(self, held: int | None) -> float | None:
+        if held is None or self._full <= 0:
+            return None
+        value = self._known.get(held)
+        if value is None:
+            value = sum(w for i, w in enumerate(self._weights) if held >> i & 1) / self._full
+            self._known[held] = value
+        return value
+
+
+def _held_query(lexemes: Sequence[str]) -> str:
+    """A word's lexemes as ``tsquery`` input, a phrase when several (as ``to_tsquery`` makes of the word)."""
+    return " <-> ".join("'" + x.replace("\\", "\\\\").replace("'", "''") + "'" for x in lexemes)
+
+
+def _with_held_words(ranked: sql.Composable, words: int) -> sql.Composable:
+    """``ranked`` (a message branch of the keyword statement, with the matches' ``search`` as ``doc``) with
+    a column ``held`` instead: bit ``i`` set when a match holds the ``i``-th of ``words`` queries, the
+    statement's first parameters (one ``tsquery`` a word). They are tested on the matches kept, not on
+    every match ranked."""
+    tests = [sql.SQL("((r.doc @@ %s::tsquery)::int::bigint << {})").format(sql.Literal(i)) for i in range(words)]
+    return sql.SQL("SELECT r.kind_order, r.kind, r.id, r.rank, ({tests}) AS held FROM ({ranked}) r").format(
+        tests=sql.SQL(" | ").join(tests), ranked=ranked
+    )
 
 
 # The messages preselected by ts_rank, ranked again by their vectors' cosine to the query (one without a vector
@@ -288,6 +355,13 @@ class PostgresSearch(PostgresHost):
                 if message_text and self._terms.large(conn):
                     again = query_vector
             texts = {"message": message_text, "fact": text, "summary": text}
+            # The message matches ranked by ts_rank say which of the words each holds (a bit a word), for
+            # how much of the query it holds; those ranked again by their vectors are scored by cosine.
+            held_words: list[str] = []
+            lexemes: dict[str, tuple[str, ...]] = {}
+            if again is None and message_text:
+                lexemes = self._terms.lexemes_of(conn, words)  # kept: asked of the server once a word
+                held_words = [w for w in words if lexemes[w]][:_HELD_BITS]  # a word with none matches nothing
             thread_id = None
             if scope.thread is not None:
                 thread_id = self._thread_id(conn, agent_id, scope.thread)
@@ -300,37 +374,45 @@ class PostgresSearch(PostgresHost):
                     continue
                 table, alias = SEARCH_TABLES[kind]
                 where = self._scope_where(kind, agent_id, thread_id, scope)
-                branches.append(
-                    sql.SQL(
-                        "(SELECT {order} AS kind_order, {kind}::text AS kind, {alias}.id, "
-                        "ts_rank(%s::float4[], {alias}.search, q.query, 1) AS rank "
-                        "FROM {table} {alias}, to_tsquery({config}::regconfig, %s) q(query) "
-                        "WHERE {alias}.search @@ q.query AND {where} ORDER BY rank DESC, {alias}.id LIMIT %s)"
-                    ).format(
-                        order=sql.Literal(order),
-                        kind=sql.Literal(kind),
-                        alias=sql.Identifier(alias),
-                        table=sql.Identifier(table),
-                        config=sql.Literal(_FTS_CONFIG),
-                        where=where.sql(),
-                    )
+                ranked: sql.Composable = sql.SQL(
+                    "SELECT {order} AS kind_order, {kind}::text AS kind, {alias}.id, "
+                    "ts_rank(%s::float4[], {alias}.search, q.query, 1) AS rank{tail} "
+                    "FROM {table} {alias}, to_tsquery({config}::regconfig, %s) q(query) "
+                    "WHERE {alias}.search @@ q.query AND {where} ORDER BY rank DESC, {alias}.id LIMIT %s"
+                ).format(
+                    order=sql.Literal(order),
+                    kind=sql.Literal(kind),
+                    alias=sql.Identifier(alias),
+                    table=sql.Identifier(table),
+                    config=sql.Literal(_FTS_CONFIG),
+                    where=where.sql(),
+                    tail=sql.SQL(
+                        ", {}.search AS doc" if kind == "message" and held_words else ", NULL::bigint AS held"
+                    ).format(sql.Identifier(alias)),
                 )
                 preselect = PRESELECT * limit if kind == "message" and again is not None else limit
+                if kind == "message" and held_words:
+                    ranked = _with_held_words(ranked, len(held_words))
+                    params += [_held_query(lexemes[w]) for w in held_words]  # first in the text
                 params += [_RANK_WEIGHTS, texts[kind], *where.params, preselect]
+                branches.append(sql.SQL("({})").format(ranked))
             if not branches:
                 return []
-            statement = sql.SQL("SELECT kind, id, rank FROM ({}) r ORDER BY kind_order, rank DESC, id").format(
+            statement = sql.SQL("SELECT kind, id, rank, held FROM ({}) r ORDER BY kind_order, rank DESC, id").format(
                 sql.SQL(" UNION ALL ").join(branches)
             )
             # A custom plan of this statement takes longer to make than to run (the planner reads the
             # tsvector column's statistics for every query's terms: 3-12 ms at 300k messages against ~1.5 ms
             # of execution). Full-text matching is exact whatever the plan, so the statement runs with a
-            # generic plan, made once per pooled connection (psycopg prepares a statement on its fifth use).
+            # generic plan, made once per pooled connection and number of words tested for coverage (psycopg
+            # prepares a statement on its fifth use).
             # One round trip: the pipeline sends BEGIN, the setting, the query and COMMIT together.
             with conn.pipeline(), conn.transaction():
                 conn.execute("SET LOCAL plan_cache_mode = force_generic_plan")
                 cur = conn.execute(statement, params)
-            found = [Candidate(cast(Any, r[0]), int(r[1]), float(r[2]), "keyword") for r in cur.fetchall()]
+            rows = cur.fetchall()
+            coverage = _Coverage(self._terms.weights(conn, held_words) if held_words else [])
+            found = [Candidate(cast(Any, r[0]), int(r[1]), float(r[2]), "keyword", coverage(r[3])) for r in rows]
             if again is not None:
                 found = self._again_by_vector(conn, found, again, limit)
             return found
