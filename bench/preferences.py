@@ -14,11 +14,13 @@ the same turns with the same embedder) in the same run. With ``--asker`` memlane
 does: the first speaker of the distractor stretch is the user too (about half the thread is then the user's own
 turns, the preference one of them) and the question is asked with ``recall(question, limit=10, user=...)``.
 With ``--postgres`` each case is an agent of its own in one throwaway PostgreSQL + pgvector server
-(``memlane.testing.postgres``) instead of a SQLite file of its own. ``--cases held-out`` asks the cases written
+(``memlane.testing.postgres``) instead of a SQLite file of its own; ``--analyze`` runs ANALYZE before each
+question, so PostgreSQL weighs the question's words by statistics, as in a store in use (a fresh server has
+none until autovacuum runs, and weighs every word alike). ``--cases held-out`` asks the cases written
 after the default's ``keyword_coverage`` was chosen on the others.
 
     PYTHONPATH=src:bench .venv/bin/python bench/preferences.py [--distractors 60] [--seeds 3]
-        [--preset default] [--set field=value ...] [--asker] [--cases tuned] [--postgres]
+        [--preset default] [--set field=value ...] [--asker] [--cases tuned] [--postgres [--analyze]]
 """
 
 from __future__ import annotations
@@ -103,6 +105,7 @@ def run_case(
     asker: bool = False,
     store: str | None = None,
     agent: str = "bench",
+    analyze: bool = False,
 ) -> Outcome:
     preference, question = case
     rng = random.Random(seed)
@@ -125,6 +128,12 @@ def run_case(
     ):
         stored = mem.add_messages("chat", items)
         target = stored[where].id
+        if analyze and store is not None:  # the statistics autovacuum keeps in a store in use, now
+            import psycopg
+
+            with psycopg.connect(store, autocommit=True) as conn:
+                conn.execute("ANALYZE messages")
+            mem.store._terms.forget()  # type: ignore[attr-defined]
         at = start + timedelta(days=30)
         hits = mem.recall(question, limit=10, preset=config, now=at, user=USER if asker else None)
         ranked = [h.message_ids or (h.id,) for h in hits if h.kind == "message"]
@@ -159,7 +168,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--postgres", action="store_true", help="a throwaway PostgreSQL (an agent per case), not SQLite files"
     )
     parser.add_argument("--asker", action="store_true", help="half the turns are the user's; recall(user=the user)")
+    parser.add_argument(
+        "--analyze", action="store_true",
+        help="with --postgres: ANALYZE before each question, so word weights come from statistics, as in a "
+        "store autovacuum has counted (without it a fresh server has none: every word weighs alike)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
+    if args.analyze and not args.postgres:
+        parser.error("--analyze needs --postgres")
     config = build_config(args.preset, args.set)
     embedder = minilm()
     pool = distractor_pool(args.data)
@@ -177,11 +193,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 start = rng.randrange(len(pool) - args.distractors)
                 turns = pool[start : start + args.distractors]
                 agent = f"case-{seed}-{n}"  # a store of its own, or an agent of its own on PostgreSQL
-                outcomes.append((n, run_case(embedder, config, case, turns, seed, args.asker, store, agent)))
+                outcome = run_case(embedder, config, case, turns, seed, args.asker, store, agent, args.analyze)
+                outcomes.append((n, outcome))
     mine, dense = scores([o.memlane for _, o in outcomes]), scores([o.dense for _, o in outcomes])
     print(f"{len(cases)} {args.cases} cases x {args.seeds} seeds, {args.distractors} distractor turns each; "
           f"preset {config.name}{' ' + ' '.join(args.set) if args.set else ''}"
-          f"{'; the asker known' if args.asker else ''}{'; PostgreSQL' if args.postgres else ''}")  # fmt: skip
+          f"{'; the asker known' if args.asker else ''}{'; PostgreSQL' if args.postgres else ''}"
+          f"{', analyzed' if args.analyze else ''}")  # fmt: skip
     print("| system | " + " | ".join(mine) + " |")
     print("|---|" + "---:|" * len(mine))
     print("| memlane recall() | " + " | ".join(f"{v:.3f}" for v in mine.values()) + " |")

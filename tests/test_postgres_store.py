@@ -537,6 +537,9 @@ def test_ts_rank_matches_say_how_much_of_the_query_they_hold(store: PostgresStor
 
     for scope in scopes:  # no statistics: each of the three words is a third of the query
         assert held(scope) == {**dict.fromkeys(common, 1 / 3), rare: 1 / 3, both: 2 / 3}
+    # Six words: the statement's next size of word slots (8), two of them left empty.
+    six = held(Scope(), "go zebra moon stars comet 2023")
+    assert six == pytest.approx({**dict.fromkeys(common, 1 / 6), rare: 1 / 6, both: 2 / 6})
     assert all(c.coverage is None for c in store.keyword_search("a", "go zebra", Scope(), 50) if c.kind == "fact")
     with psycopg.connect(pg_url, autocommit=True) as conn:
         conn.execute("ANALYZE messages")

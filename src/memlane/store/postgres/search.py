@@ -39,8 +39,10 @@ COMMON_ROWS = 10_000
 PRESELECT = 10
 
 
-#: The most words of a query a message match tells it holds (a bit each in a bigint).
+#: The most words of a query a message match tells it holds (a bit each in a bigint), and the numbers of
+#: words the statement is made for.
 _HELD_BITS = 62
+_HELD_SLOTS = (4, 8, 16, 32, _HELD_BITS)
 
 
 class CommonTerms:
@@ -231,9 +233,11 @@ def _held_query(lexemes: Sequence[str]) -> str:
 def _with_held_words(ranked: sql.Composable, words: int) -> sql.Composable:
     """``ranked`` (a message branch of the keyword statement, with the matches' ``search`` as ``doc``) with
     a column ``held`` instead: bit ``i`` set when a match holds the ``i``-th of ``words`` queries, the
-    statement's first parameters (one ``tsquery`` a word). They are tested on the matches kept, not on
-    every match ranked."""
-    tests = [sql.SQL("((r.doc @@ %s::tsquery)::int::bigint << {})").format(sql.Literal(i)) for i in range(words)]
+    statement's first parameters (one ``tsquery`` a word, NULL for none). They are tested on the matches
+    kept, not on every match ranked."""
+    tests = [
+        sql.SQL("coalesce((r.doc @@ %s::tsquery)::int::bigint << {}, 0)").format(sql.Literal(i)) for i in range(words)
+    ]
     return sql.SQL("SELECT r.kind_order, r.kind, r.id, r.rank, ({tests}) AS held FROM ({ranked}) r").format(
         tests=sql.SQL(" | ").join(tests), ranked=ranked
     )
@@ -392,8 +396,11 @@ class PostgresSearch(PostgresHost):
                 )
                 preselect = PRESELECT * limit if kind == "message" and again is not None else limit
                 if kind == "message" and held_words:
-                    ranked = _with_held_words(ranked, len(held_words))
+                    # Slots for 4, 8, 16, ... words, the rest NULL: a few statements to prepare, not one a length.
+                    slots = next(n for n in _HELD_SLOTS if n >= len(held_words))
+                    ranked = _with_held_words(ranked, slots)
                     params += [_held_query(lexemes[w]) for w in held_words]  # first in the text
+                    params += [None] * (slots - len(held_words))
                 params += [_RANK_WEIGHTS, texts[kind], *where.params, preselect]
                 branches.append(sql.SQL("({})").format(ranked))
             if not branches:
@@ -404,8 +411,8 @@ class PostgresSearch(PostgresHost):
             # A custom plan of this statement takes longer to make than to run (the planner reads the
             # tsvector column's statistics for every query's terms: 3-12 ms at 300k messages against ~1.5 ms
             # of execution). Full-text matching is exact whatever the plan, so the statement runs with a
-            # generic plan, made once per pooled connection and number of words tested for coverage (psycopg
-            # prepares a statement on its fifth use).
+            # generic plan, made once per pooled connection and number of word slots (psycopg prepares a
+            # statement on its fifth use).
             # One round trip: the pipeline sends BEGIN, the setting, the query and COMMIT together.
             with conn.pipeline(), conn.transaction():
                 conn.execute("SET LOCAL plan_cache_mode = force_generic_plan")
