@@ -432,12 +432,20 @@ def median(values: Sequence[float]) -> float:
 MODES = ("live", "stored")  # the embedder runs / every vector is served from memory (the system's own cost)
 
 
-def embedders(conversations: Sequence[Conversation]) -> dict[str, Embedder]:
+def minilm(compute: str = "auto") -> Embedder:
+    """memlane's MiniLM embedder, LRU cache off, computing as ``compute`` says: ``auto`` (this CPU's default),
+    ``float32`` (what a CPU without VNNI gets), or the int8 modes ``block`` and ``row``."""
+    if compute == "float32":
+        return OnnxMiniLMEmbedder(cache_size=0, int8_matmul=False)
+    return OnnxMiniLMEmbedder(cache_size=0, int8_activations=compute)  # type: ignore[arg-type]
+
+
+def embedders(conversations: Sequence[Conversation], compute: str = "auto") -> dict[str, Embedder]:
     """The live MiniLM embedder (LRU cache off) and one serving the same model's vectors from memory, filled
     here (and kept in ``bench/out/locomo-vectors.npz``, shared with bench/locomo.py) for every turn and question."""
-    live = OnnxMiniLMEmbedder(cache_size=0)
+    live = minilm(compute)
     live.embed_query("load the model")
-    inner = OnnxMiniLMEmbedder(cache_size=0)
+    inner = minilm(compute)
     inner.embed_query("load the model")  # the cache's keys name how the loaded model computes
     stored = DiskCachedEmbedder(inner, OUT_DIR / "locomo-vectors.npz")
     stored.embed([doc_text(t) for c in conversations for t in c.turns], "document")
@@ -447,11 +455,16 @@ def embedders(conversations: Sequence[Conversation]) -> dict[str, Embedder]:
 
 
 def run(
-    names: Sequence[str], conversations: Sequence[Conversation], runs: int, workroot: Path, queries: bool = True
+    names: Sequence[str],
+    conversations: Sequence[Conversation],
+    runs: int,
+    workroot: Path,
+    queries: bool = True,
+    compute: str = "auto",
 ) -> dict[str, Any]:
     """Ingest at every batch size ``runs`` times, then (with ``queries``) ask every question ``runs`` times,
     systems interleaved; each with the live embedder and with vectors served from memory."""
-    embed = embedders(conversations)
+    embed = embedders(conversations, compute)
     turns = sum(len(c.turns) for c in conversations)
     ingest_s: dict[tuple[str, str, int], list[tuple[float, float]]] = {}
     kept: dict[tuple[str, str], System] = {}
@@ -583,6 +596,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--systems", default="memlane,chroma,langgraph,mem0", help=f"comma-separated, of: {', '.join(SYSTEMS)}"
     )
     parser.add_argument("--ingest-only", action="store_true", help="measure ingest only, ask no questions")
+    parser.add_argument(
+        "--compute", choices=("auto", "float32", "block", "row"), default="auto",
+        help="how the shared embedder multiplies: this CPU's default, or as another CPU would (float32: x86 "
+        "without VNNI; row needs VNNI)",
+    )  # fmt: skip
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--out", type=Path, default=OUT_DIR / "peers.json")
     args = parser.parse_args(argv)
@@ -595,7 +613,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("the 'embedder' system stores nothing to ask: use it with --ingest-only")
     with tempfile.TemporaryDirectory(prefix="memlane-peers-") as tmp:
         t0, load_before = time.perf_counter(), os.getloadavg()
-        report = run(names, conversations, args.runs, Path(tmp), queries=not args.ingest_only)
+        report = run(names, conversations, args.runs, Path(tmp), queries=not args.ingest_only, compute=args.compute)
     report["run"] = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "commit": _commit(),
@@ -605,6 +623,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "load_avg_after": [round(x, 2) for x in os.getloadavg()],
         "seconds": round(time.perf_counter() - t0, 1),
         "argv": list(argv if argv is not None else sys.argv[1:]),
+        "compute": args.compute,
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=1), encoding="utf-8")

@@ -168,6 +168,45 @@ def test_a_users_recall_has_their_own_writes_embedded_first(store_url: str, monk
         assert mem.flush(WAIT) and _pending_ids(mem) == []
 
 
+@pytest.mark.parametrize("many", [False, True])
+def test_a_users_recall_waits_for_the_bots_replies_and_others_turns_in_their_threads(
+    store_url: str, monkeypatch: pytest.MonkeyPatch, many: bool
+) -> None:
+    """A user's scope is their threads' messages, whoever wrote them: the bot's reply (no user) in ann's
+    thread and bob's turn in a thread ann shares are waited for, though not queued under ann; bob's own
+    thread is not. With more threads pending than are looked up one by one, ann's threads are listed."""
+    if many:
+        monkeypatch.setattr("memlane.memory.base._THREADS_LOOKED_UP", 0)
+    monkeypatch.setattr(VectorsBehind, "BATCH", 1)  # one message a model run: the order is visible
+    monkeypatch.setattr(VectorsBehind, "URGENT_BATCH", 1)
+    stepped = SteppedEmbedder()
+    with _memory(store_url, stepped) as mem:
+        mem.add_message("trip", "user", "I am flying to Lisbon in June", user="ann")
+        mem.add_message("shared", "user", "The team dinner is on Friday", user="ann")
+        for _ in range(2):
+            stepped.steps.release()
+        assert mem.flush(WAIT)
+        while stepped.started.acquire(timeout=0):  # forget the runs so far
+            pass
+        mem.add_message("bob", "user", "bob's first", user="bob")
+        assert stepped.started.acquire(timeout=WAIT)  # held on it
+        reply = mem.add_message("trip", "assistant", "Lisbon is lovely in early summer")
+        cake = mem.add_message("shared", "user", "I will bring a cake", user="bob")
+        later = mem.add_message("bob", "user", "bob again", user="bob")
+        asker = threading.Thread(target=lambda: mem.recall("flight", user="ann"))
+        asker.start()
+        asker.join(0.3)
+        assert asker.is_alive()
+        for _ in range(3):  # bob's first, then the reply and the cake (waited for), not bob's later turn
+            stepped.steps.release()
+        asker.join(WAIT)
+        assert not asker.is_alive(), "ann's recall waited for a thread she is not in"
+        assert later.id in _pending_ids(mem)
+        assert {reply.id, cake.id}.isdisjoint(_pending_ids(mem))  # stored before the recall searched
+        stepped.steps.release()
+        assert mem.flush(WAIT) and _pending_ids(mem) == []
+
+
 def test_a_large_agents_keyword_matches_are_ranked_with_the_vector_of_a_message_written_just_before(
     tmp_path: Path, gated: GatedEmbedder
 ) -> None:

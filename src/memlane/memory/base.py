@@ -112,14 +112,34 @@ class MemoryBase:
         return vector
 
     def _wait_for_vectors(self, agent: str, scope: Scope) -> None:
-        """Wait for the vectors of the messages this process wrote earlier in the scope's thread (else of its
-        user, else of the agent; see :mod:`.behind`)."""
-        if self._behind is not None and "message" in scope.kinds:  # only messages are written behind
-            self._behind.wait(self.store, agent, thread=scope.thread, user=scope.user)
+        """Wait for the vectors of the messages this process wrote earlier in the scope's thread (else in its
+        user's threads, whoever wrote them, else in the agent; see :mod:`.behind`)."""
+        behind = self._behind
+        if behind is None or "message" not in scope.kinds:  # only messages are written behind
+            return
+        threads: set[str] = set()
+        if scope.thread is None and scope.user is not None:
+            # A user sees their threads' messages, the bot's replies and others' turns too, which are not
+            # queued under the user: their threads with messages queued are looked up (none in the usual case).
+            pending = behind.pending_threads(self.store, agent)
+            if len(pending) > _THREADS_LOOKED_UP:
+                listed = self.store.list_threads(agent, user=scope.user, status=None, limit=None, offset=0)
+                threads = pending & {t.key for t in listed}
+            else:
+                for key in pending:
+                    found = self.store.get_thread(agent, key)
+                    if found is not None and scope.user in found.users:
+                        threads.add(key)
+        behind.wait(self.store, agent, thread=scope.thread, user=scope.user, threads=threads)
 
     def _embed_one(self, text: str) -> np.ndarray | None:
         vectors = self._embed([text])
         return None if vectors is None else vectors[0]
+
+
+#: Most threads with queued messages a user's recall looks up one by one (past it, the user's threads are
+#: listed once).
+_THREADS_LOOKED_UP = 8
 
 
 #: Most rounds of model runs (``batch_size * concurrency`` texts each) a write embeds while it stores its

@@ -17,7 +17,8 @@ What a caller sees:
   the store with a local model embeds them (:meth:`VectorsBehind.recover`).
 - **A recall sees its own earlier writes.** A recall waits, before its searches read the store (its query
   is embedded meanwhile), for the vectors of the messages this process queued before it in its scope: its
-  thread, else its user's, else its agent's. It waits for nothing queued after it began, and the helper
+  thread's, else its user's threads' (the bot's replies and other people's turns there included), else its
+  agent's. It waits for nothing queued after it began, and the helper
   embeds what someone waits for first. ``Memory.flush()`` waits for all of a store's (``Memory.close()``
   does). Another process finds such a message by its words at once, by its meaning once its vector is in.
 - **A fast writer goes at the model's pace.** A write that finds :attr:`VectorsBehind.LIMIT` texts queued
@@ -37,7 +38,7 @@ import logging
 import os
 import threading
 from collections import Counter, deque
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -185,30 +186,39 @@ class VectorsBehind:
         *,
         thread: str | None = None,
         user: str | None = None,
+        threads: Collection[str] = (),
         timeout: float | None = None,
     ) -> bool:
         """Wait until the messages queued so far of ``store`` (without ``agent``: all, and its recovery),
-        of its ``agent``, of that agent's ``thread`` or else of its ``user`` have their vectors (or failed
-        to get them); False if ``timeout`` seconds passed first."""
-        key = key_of(store, agent, thread, user)
+        of its ``agent``, of that agent's ``thread`` or else of its ``user`` (and of each of ``threads``) have
+        their vectors (or failed to get them); False if ``timeout`` seconds passed first."""
+        keys = [key_of(store, agent, thread, user)]
+        if agent is not None:
+            keys += [key_of(store, agent, other) for other in threads]
         with self._changed:
-            target = max(self._open.get(key, ()), default=0)
+            targets = {key: max(self._open.get(key, ()), default=0) for key in keys}
 
             def done() -> bool:
-                left = self._open.get(key, ())
-                return not any(seq <= target for seq in left) and not (agent is None and self._recovering[id(store)])
+                if agent is None and self._recovering[id(store)]:
+                    return False
+                return not any(seq <= target for key, target in targets.items() for seq in self._open.get(key, ()))
 
             if done():
                 return True
             if agent is None:  # a flush waits for everything: no message goes before another for it
                 return self._changed.wait_for(done, timeout)
-            self._urgent[key] += 1
+            self._urgent.update(keys)
             try:
                 return self._changed.wait_for(done, timeout)
             finally:
-                self._urgent[key] -= 1
-                if not self._urgent[key]:
-                    del self._urgent[key]
+                self._urgent.subtract(keys)
+                self._urgent += Counter()  # drop the keys at zero
+
+    def pending_threads(self, store: Store, agent: str) -> set[str]:
+        """The threads of ``store``'s ``agent`` with messages queued and not done yet."""
+        sid = id(store)
+        with self._changed:
+            return {str(key[3]) for key in self._open if key[0] == "thread" and key[1] == sid and key[2] == agent}
 
     # -- the helper -----------------------------------------------------------------------------------
     def _add(self, store: Store, embedder: Embedder, messages: Sequence[Message], texts: Sequence[str]) -> None:
