@@ -527,7 +527,8 @@ def test_ts_rank_matches_say_how_much_of_the_query_they_hold(store: PostgresStor
             "a", "t", [msg(f"we could go out on day {i}", "ann") for i in range(12)], [5] * 12, NOW
         )
     ]
-    [rare] = [m.id for m in store.add_messages("a", "t", [msg("the zebra went home early", "ann")], [5], NOW)]
+    long = "the zebra went home early, and the evening after that was a long quiet one for everyone"
+    [rare] = [m.id for m in store.add_messages("a", "t", [msg(long, "ann")], [5], NOW)]
     [both] = [m.id for m in store.add_messages("a", "t", [msg("should we go see the zebra", "ann")], [5], NOW)]
     store.add_fact("a", NewFact("go zebra", "fact", 3, None, None, "shared", {}), actor=None, now=NOW)
     scopes = (Scope(), Scope(thread="t"), Scope(user="ann"))
@@ -551,6 +552,10 @@ def test_ts_rank_matches_say_how_much_of_the_query_they_hold(store: PostgresStor
         # of the query, one of "zebra" most of what any message can.
         assert max(found[i] for i in common) < 0.2 < found[rare] < found[both] < 1.0  # type: ignore[operator]
     assert held(Scope(), "zebra") == {rare: 1.0, both: 1.0}
+    # Ranked by what they hold: both words, then the rare one (longer, so ts_rank puts it last), then "go".
+    for scope in scopes:
+        ranked = [c.id for c in store.keyword_search("a", "go zebra moon", scope, 3) if c.kind == "message"]
+        assert ranked[:2] == [both, rare]
     # Ranked again by vector (a large store's whole-agent search given the query's vector): no coverage.
     store._terms.LARGE_STORE = 10
     vector = lambda: np.ones(8, dtype=np.float32)  # noqa: E731

@@ -37,12 +37,10 @@ COMMON_ROWS = 10_000
 #: messages best by ``ts_rank`` and ranks them by their vectors (at 1M: 10 found the answer in the top 10
 #: for 0.236 of the questions, against 0.206 by ``ts_rank`` alone; bench/RESULTS.md, "Round 6").
 PRESELECT = 10
-
-
-#: The most words of a query a message match tells it holds (a bit each in a bigint), and the numbers of
-#: words the statement is made for.
-_HELD_BITS = 62
-_HELD_SLOTS = (4, 8, 16, 32, _HELD_BITS)
+#: The most words of a query its message matches are ranked by (``query_terms`` gives at most 32), and the
+#: numbers of words the statement is made for.
+_HELD_WORDS = 32
+_HELD_SLOTS = (4, 8, 16, _HELD_WORDS)
 
 
 class CommonTerms:
@@ -206,40 +204,17 @@ def _tsquery_text(terms: Sequence[str]) -> str:
     return " | ".join("'" + term.replace("\\", "\\\\").replace("'", "''") + "'" for term in terms)
 
 
-class _Coverage:
-    """How much of the query a match holds, from its ``held`` bits: the weights of the words it holds over
-    all of theirs (None without bits or weights); a set of bits is summed once."""
-
-    def __init__(self, weights: Sequence[float]) -> None:
-        self._weights = list(weights)
-        self._full = sum(self._weights)
-        self._known: dict[int, float] = {}
-
-    def __call__(self, held: int | None) -> float | None:
-        if held is None or self._full <= 0:
-            return None
-        value = self._known.get(held)
-        if value is None:
-            value = sum(w for i, w in enumerate(self._weights) if held >> i & 1) / self._full
-            self._known[held] = value
-        return value
-
-
 def _held_query(lexemes: Sequence[str]) -> str:
     """A word's lexemes as ``tsquery`` input, a phrase when several (as ``to_tsquery`` makes of the word)."""
     return " <-> ".join("'" + x.replace("\\", "\\\\").replace("'", "''") + "'" for x in lexemes)
 
 
-def _with_held_words(ranked: sql.Composable, words: int) -> sql.Composable:
-    """``ranked`` (a message branch of the keyword statement, with the matches' ``search`` as ``doc``) with
-    a column ``held`` instead: bit ``i`` set when a match holds the ``i``-th of ``words`` queries, the
-    statement's first parameters (one ``tsquery`` a word, NULL for none). They are tested on the matches
-    kept, not on every match ranked."""
-    tests = [
-        sql.SQL("coalesce((r.doc @@ %s::tsquery)::int::bigint << {}, 0)").format(sql.Literal(i)) for i in range(words)
-    ]
-    return sql.SQL("SELECT r.kind_order, r.kind, r.id, r.rank, ({tests}) AS held FROM ({ranked}) r").format(
-        tests=sql.SQL(" | ").join(tests), ranked=ranked
+def _held_weight(alias: str, slots: int) -> sql.Composable:
+    """The sum of the weights of the words a match holds: ``slots`` pairs of parameters, a word's ``tsquery``
+    and its weight (NULL and 0 for an empty slot)."""
+    return sql.SQL(" + ").join(
+        sql.SQL("coalesce(({}.search @@ %s::tsquery)::int, 0) * %s::float8").format(sql.Identifier(alias))
+        for _ in range(slots)
     )
 
 
@@ -359,13 +334,16 @@ class PostgresSearch(PostgresHost):
                 if message_text and self._terms.large(conn):
                     again = query_vector
             texts = {"message": message_text, "fact": text, "summary": text}
-            # The message matches ranked by ts_rank say which of the words each holds (a bit a word), for
-            # how much of the query it holds; those ranked again by their vectors are scored by cosine.
+            # Messages are ranked by the IDFs of the query's words they hold (ts_rank weighs every word
+            # alike), ts_rank breaking ties; that sum over all of theirs is how much of the query a match
+            # holds. Those of a large store's whole-agent search are ranked again by their vectors instead.
             held_words: list[str] = []
+            weights: list[float] = []
             lexemes: dict[str, tuple[str, ...]] = {}
             if again is None and message_text:
                 lexemes = self._terms.lexemes_of(conn, words)  # kept: asked of the server once a word
-                held_words = [w for w in words if lexemes[w]][:_HELD_BITS]  # a word with none matches nothing
+                held_words = [w for w in words if lexemes[w]][:_HELD_WORDS]  # a word with none matches nothing
+                weights = self._terms.weights(conn, held_words)
             thread_id = None
             if scope.thread is not None:
                 thread_id = self._thread_id(conn, agent_id, scope.thread)
@@ -378,36 +356,38 @@ class PostgresSearch(PostgresHost):
                     continue
                 table, alias = SEARCH_TABLES[kind]
                 where = self._scope_where(kind, agent_id, thread_id, scope)
-                ranked: sql.Composable = sql.SQL(
-                    "SELECT {order} AS kind_order, {kind}::text AS kind, {alias}.id, "
-                    "ts_rank(%s::float4[], {alias}.search, q.query, 1) AS rank{tail} "
-                    "FROM {table} {alias}, to_tsquery({config}::regconfig, %s) q(query) "
-                    "WHERE {alias}.search @@ q.query AND {where} ORDER BY rank DESC, {alias}.id LIMIT %s"
-                ).format(
-                    order=sql.Literal(order),
-                    kind=sql.Literal(kind),
-                    alias=sql.Identifier(alias),
-                    table=sql.Identifier(table),
-                    config=sql.Literal(_FTS_CONFIG),
-                    where=where.sql(),
-                    tail=sql.SQL(
-                        ", {}.search AS doc" if kind == "message" and held_words else ", NULL::bigint AS held"
-                    ).format(sql.Identifier(alias)),
+                held = kind == "message" and bool(held_words)
+                # Slots for 4, 8, 16 or 32 words, the rest empty: a few statements to prepare, not one a length.
+                slots = next(n for n in _HELD_SLOTS if n >= len(held_words)) if held else 0
+                branches.append(
+                    sql.SQL(
+                        "(SELECT {order} AS kind_order, {kind}::text AS kind, {alias}.id, "
+                        "ts_rank(%s::float4[], {alias}.search, q.query, 1) AS rank, {held} AS held "
+                        "FROM {table} {alias}, to_tsquery({config}::regconfig, %s) q(query) "
+                        "WHERE {alias}.search @@ q.query AND {where} "
+                        "ORDER BY held DESC NULLS LAST, rank DESC, {alias}.id LIMIT %s)"
+                    ).format(
+                        order=sql.Literal(order),
+                        kind=sql.Literal(kind),
+                        alias=sql.Identifier(alias),
+                        table=sql.Identifier(table),
+                        config=sql.Literal(_FTS_CONFIG),
+                        where=where.sql(),
+                        held=_held_weight(alias, slots) if held else sql.SQL("NULL::float8"),
+                    )
                 )
                 preselect = PRESELECT * limit if kind == "message" and again is not None else limit
-                if kind == "message" and held_words:
-                    # Slots for 4, 8, 16, ... words, the rest NULL: a few statements to prepare, not one a length.
-                    slots = next(n for n in _HELD_SLOTS if n >= len(held_words))
-                    ranked = _with_held_words(ranked, slots)
-                    params += [_held_query(lexemes[w]) for w in held_words]  # first in the text
-                    params += [None] * (slots - len(held_words))
-                params += [_RANK_WEIGHTS, texts[kind], *where.params, preselect]
-                branches.append(sql.SQL("({})").format(ranked))
+                params.append(_RANK_WEIGHTS)
+                if held:
+                    for word, weight in zip(held_words, weights, strict=True):
+                        params += [_held_query(lexemes[word]), weight]
+                    params += [None, 0.0] * (slots - len(held_words))
+                params += [texts[kind], *where.params, preselect]
             if not branches:
                 return []
-            statement = sql.SQL("SELECT kind, id, rank, held FROM ({}) r ORDER BY kind_order, rank DESC, id").format(
-                sql.SQL(" UNION ALL ").join(branches)
-            )
+            statement = sql.SQL(
+                "SELECT kind, id, rank, held FROM ({}) r ORDER BY kind_order, held DESC NULLS LAST, rank DESC, id"
+            ).format(sql.SQL(" UNION ALL ").join(branches))
             # A custom plan of this statement takes longer to make than to run (the planner reads the
             # tsvector column's statistics for every query's terms: 3-12 ms at 300k messages against ~1.5 ms
             # of execution). Full-text matching is exact whatever the plan, so the statement runs with a
@@ -417,9 +397,14 @@ class PostgresSearch(PostgresHost):
             with conn.pipeline(), conn.transaction():
                 conn.execute("SET LOCAL plan_cache_mode = force_generic_plan")
                 cur = conn.execute(statement, params)
-            rows = cur.fetchall()
-            coverage = _Coverage(self._terms.weights(conn, held_words) if held_words else [])
-            found = [Candidate(cast(Any, r[0]), int(r[1]), float(r[2]), "keyword", coverage(r[3])) for r in rows]
+            full = sum(weights)
+            found = [
+                Candidate(cast(Any, r[0]), int(r[1]), float(r[2]), "keyword")
+                if r[3] is None or full <= 0
+                # the score: how much of the query it holds, and a thousandth of its ts_rank
+                else Candidate(cast(Any, r[0]), int(r[1]), r[3] / full + 1e-3 * r[2], "keyword", r[3] / full)
+                for r in cur.fetchall()
+            ]
             if again is not None:
                 found = self._again_by_vector(conn, found, again, limit)
             return found
