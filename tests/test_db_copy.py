@@ -269,7 +269,9 @@ def test_vectors_are_copied_both_ways_so_the_copy_recalls_without_reindex(
     # Semantic search gives the same hits with the same scores on the copies, without a reindex.
     assert on_pg["vector"] == original["vector"] == back_again["vector"]
     assert back_again["default"] == original["default"]  # same backend: keyword scores agree too
-    assert [h[:2] for h in on_pg["default"]] == [h[:2] for h in original["default"]]
+    # Another backend ranks keyword matches its own way (BM25 on SQLite, the IDFs of the words held on
+    # PostgreSQL): the same hits, not always in the same order.
+    assert sorted(h[:2] for h in on_pg["default"]) == sorted(h[:2] for h in original["default"])
     for location in (pg_url, back):
         with Memory(location, agent="bot", settings=settings) as mem:
             assert mem.reindex() == 0  # nothing left to embed
@@ -306,7 +308,7 @@ def test_the_copy_is_recalled_the_same_once_reindexed(
         with Memory(location, agent="bot", settings=settings) as mem:
             assert mem.reindex() > 0
             hits = mem.recall("late order shipped", user="alice", limit=4)
-            found.append([(h.kind, h.text) for h in hits])
+            found.append(sorted((h.kind, h.text) for h in hits))  # each backend ranks keywords its own way
     assert found[0] == found[1] and len(found[0]) == 4
 
 
