@@ -432,7 +432,7 @@ def median(values: Sequence[float]) -> float:
 MODES = ("live", "stored")  # the embedder runs / every vector is served from memory (the system's own cost)
 
 
-def minilm(compute: str = "auto") -> Embedder:
+def shared_embedder(compute: str = "auto") -> Embedder:
     """memlane's MiniLM embedder, LRU cache off, computing as ``compute`` says: ``auto`` (this CPU's default),
     ``float32`` (what a CPU without VNNI gets), or the int8 modes ``block`` and ``row``."""
     if compute == "float32":
@@ -443,9 +443,9 @@ def minilm(compute: str = "auto") -> Embedder:
 def embedders(conversations: Sequence[Conversation], compute: str = "auto") -> dict[str, Embedder]:
     """The live MiniLM embedder (LRU cache off) and one serving the same model's vectors from memory, filled
     here (and kept in ``bench/out/locomo-vectors.npz``, shared with bench/locomo.py) for every turn and question."""
-    live = minilm(compute)
+    live = shared_embedder(compute)
     live.embed_query("load the model")
-    inner = minilm(compute)
+    inner = shared_embedder(compute)
     inner.embed_query("load the model")  # the cache's keys name how the loaded model computes
     stored = DiskCachedEmbedder(inner, OUT_DIR / "locomo-vectors.npz")
     stored.embed([doc_text(t) for c in conversations for t in c.turns], "document")

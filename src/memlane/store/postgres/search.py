@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 import numpy as np
@@ -120,30 +120,28 @@ class CommonTerms:
 
         return rarest_within(terms, estimate, self.POSTINGS_BUDGET)
 
-    def weights(self, conn: Conn, terms: Sequence[str]) -> list[float]:
-        """Each term's weight in a message match's rank and coverage (:attr:`.Candidate.coverage`): its IDF as BM25
-        computes it (``log((N - n + 0.5) / (n + 0.5))``, at least 1e-6), N and n estimated from the same
-        statistics of the messages as the budget (a word is as common as its rarest lexeme; one missing from
-        the statistics counts as half as common as the rarest listed), every word alike (1.0) while there
-        are none; 0 for a word with no lexeme (it matches nothing).
+    def weights(self, conn: Conn, lexemes: Mapping[str, Sequence[str]]) -> list[float]:
+        """Each word's weight in a message match's rank and coverage (:attr:`.Candidate.coverage`), given
+        the words with their lexemes (:meth:`lexemes_of`, none empty): its IDF as BM25 computes it
+        (``log((N - n + 0.5) / (n + 0.5))``, at least 1e-6), N and n estimated from the same statistics of
+        the messages as the budget (a word is as common as its rarest lexeme; one missing from the
+        statistics counts as half as common as the rarest listed), every word alike (1.0) while there are
+        none.
 
         The statistics are the whole table's, all agents', as FTS5's BM25 counts every agent's rows: a
         word's weight says how ordinary it is, and reveals nothing of any one agent's messages."""
         self._common_lexemes(conn)
         with self._lock:
             shares, rows = self._shares, self._rows
-        lexemes = self.lexemes_of(conn, terms)
         if rows <= 0 or not shares:
-            return [1.0 if lexemes[t] else 0.0 for t in terms]
+            return [1.0] * len(lexemes)
         unlisted = min(shares.values()) / 2
 
-        def idf(term: str) -> float:
-            if not lexemes[term]:
-                return 0.0
-            n = rows * min(shares.get(lexeme, unlisted) for lexeme in lexemes[term])
+        def idf(forms: Sequence[str]) -> float:
+            n = rows * min(shares.get(lexeme, unlisted) for lexeme in forms)
             return max(math.log((rows - n + 0.5) / (n + 0.5)), 1e-6)
 
-        return [idf(t) for t in terms]
+        return [idf(forms) for forms in lexemes.values()]
 
     def large(self, conn: Conn) -> bool:
         """Whether the statistics describe at least :data:`LARGE_STORE` messages (the budget applies)."""
@@ -201,14 +199,19 @@ class CommonTerms:
         return found
 
 
+def _quoted(text: str) -> str:
+    """``text`` as one quoted ``tsquery`` operand."""
+    return "'" + text.replace("\\", "\\\\").replace("'", "''") + "'"
+
+
 def _tsquery_text(terms: Sequence[str]) -> str:
     """The terms OR-ed as ``to_tsquery`` input, each quoted (a term of several words is a phrase)."""
-    return " | ".join("'" + term.replace("\\", "\\\\").replace("'", "''") + "'" for term in terms)
+    return " | ".join(_quoted(term) for term in terms)
 
 
 def _held_query(lexemes: Sequence[str]) -> str:
     """A word's lexemes as ``tsquery`` input, a phrase when several (as ``to_tsquery`` makes of the word)."""
-    return " <-> ".join("'" + x.replace("\\", "\\\\").replace("'", "''") + "'" for x in lexemes)
+    return " <-> ".join(_quoted(lexeme) for lexeme in lexemes)
 
 
 def _held_weight(alias: str, slots: int) -> sql.Composable:
@@ -345,7 +348,7 @@ class PostgresSearch(PostgresHost):
             if again is None and message_text:
                 lexemes = self._terms.lexemes_of(conn, words)  # kept: asked of the server once a word
                 held_words = [w for w in words if lexemes[w]][:_HELD_WORDS]  # a word with none matches nothing
-                weights = self._terms.weights(conn, held_words)
+                weights = self._terms.weights(conn, {w: lexemes[w] for w in held_words})
             thread_id = None
             if scope.thread is not None:
                 thread_id = self._thread_id(conn, agent_id, scope.thread)
