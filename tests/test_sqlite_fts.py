@@ -309,6 +309,40 @@ def test_bm25_matches_say_how_much_of_the_query_they_hold(store: SQLiteStore) ->
         assert 0.8 < held[rare] < 1.5 and 0.8 < held[both] < 1.5  # type: ignore[operator]
 
 
+def test_message_matches_are_ranked_by_the_words_they_hold_not_by_bm25(store: SQLiteStore) -> None:
+    """BM25 lets a short message repeating an ordinary word of the question outrank a longer one holding its
+    rarest word; matches are ranked by the IDFs of the words they hold (BM25 breaking ties), in every scope.
+    The score is that share of the query; the coverage stays BM25's."""
+    say(store, "other", "t", *(f"filler number {i}" for i in range(30)))
+    chatter = say(store, "a", "t", "go go, go!", "go go go", "go, go, go")
+    long = "the zebra went home early, and the evening after that was a long quiet one for everyone"
+    [rare] = say(store, "a", "t", long)
+    [both] = say(store, "a", "t", "should we go see the zebra")
+    with store._read() as conn:  # BM25 alone: the zebra's long message after every repeated "go"
+        match = " OR ".join(f'"{agent_terms(store._agent_id("a") or 0, w)}"' for w in ("go", "zebra", "moon"))
+        by_bm25 = [
+            r[0]
+            for r in conn.execute(
+                "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? ORDER BY bm25(messages_fts, 1.0, 0.5, 0.0)",
+                (match,),
+            )
+        ]
+    assert by_bm25[-1] == rare and set(by_bm25[1:-1]) == set(chatter)
+    for scope in (MESSAGES, Scope(kinds=("message",), thread="t"), Scope(kinds=("message",), user="ann")):
+        hits = store.keyword_search("a", "go zebra moon", scope, 50)
+        assert [c.id for c in hits][:2] == [both, rare]
+        assert {c.id for c in hits[2:]} == set(chatter)
+        score = {c.id: c.score for c in hits}
+        zebra, go, moon = _idf(35, 2), _idf(35, 4), _idf(35, 0)  # "moon", in no message, is the rarest word
+        assert score[both] == pytest.approx((zebra + go) / (zebra + go + moon), rel=1e-4)
+        assert score[rare] == pytest.approx(zebra / (zebra + go + moon), rel=1e-4)
+        assert all(score[i] == pytest.approx(go / (zebra + go + moon), rel=1e-4) for i in chatter)
+        coverage = {c.id: c.coverage for c in hits}  # BM25's: the repeated word counts more than once
+        assert all(coverage[i] > score[i] for i in chatter)  # type: ignore[operator]
+        # Limited: the best by the words held, not BM25's best.
+        assert [c.id for c in store.keyword_search("a", "go zebra moon", scope, 2)] == [both, rare]
+
+
 def test_a_word_counted_past_its_cap_is_left_out_of_the_full_score(store: SQLiteStore) -> None:
     """Counts for the coverage come from CommonWords' cache, up to four vector budgets: a word in more
     messages than that (here 'weather', with the budget lowered) adds nothing to the full score, so a match

@@ -89,7 +89,9 @@ class Candidate:
     each query word once (the sum of the words' IDFs); PostgreSQL, whose ``ts_rank`` has no IDF, sums the
     IDFs of the words it holds over all of theirs. So ~1 for a match of every word (or of the rare ones)
     and near 0 for a match of only a common one. Unlike ``score`` it compares across queries; fusion uses
-    it to weigh a keyword list that matched little of its query (``SearchConfig.keyword_coverage``).
+    it to weigh a keyword list that matched little of its query (``SearchConfig.keyword_coverage``). Both
+    stores rank such matches by the IDFs of the words they hold (their ``score``: that sum over all of
+    theirs), BM25 or ``ts_rank`` only breaking ties.
     """
 
     kind: Literal["message", "fact", "summary"]
@@ -535,8 +537,8 @@ class Store(ABC):
         vectors. A store may also ignore it.
 
         A store that knows how much of the query a match holds sets its ``coverage`` (see
-        :class:`Candidate`): both do for messages ranked by their words (SQLite by BM25, PostgreSQL by
-        ``ts_rank``), not for those ranked by their vectors."""
+        :class:`Candidate`): both do for messages ranked by their words (by the IDFs of the query words
+        they hold), not for those ranked by their vectors."""
 
     # -- jobs ---------------------------------------------------------------------------------------
     # Jobs are enqueued with ``enqueue_jobs`` or, to share the transaction of the write that causes

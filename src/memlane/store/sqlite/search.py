@@ -1,6 +1,7 @@
 """Keyword search of the SQLite backend (a mixin of :class:`~memlane.store.sqlite.SQLiteStore`): FTS5
 queries over ``messages_fts``, ``facts_fts`` and ``summaries_fts`` (see :mod:`memlane.store.sqlite.schema`),
-ranked by bm25.
+ranked by bm25; messages by the IDFs of the query's words they hold (a BM25 of FTS5 weighed to count just
+that, ``_HELD``), or, in a large agent's whole-agent search, by their vectors.
 
 Scopes are hard filters of each query: scope tokens in the MATCH expression where the index holds them
 (agent, thread, owner, visibility, status), else SQL conditions on the item's table (a user's many threads,
@@ -28,6 +29,17 @@ __all__ = ["SQLiteSearch"]
 
 #: Most thread tokens a user-scoped search puts in its FTS5 query before it filters by SQL instead.
 _MAX_SCOPE_TOKENS = 256
+
+#: A message's BM25 score: content words count fully, the speaker's name half, the scope tokens not at all.
+_BM25 = "bm25(messages_fts, 1.0, 0.5, 0.0)"
+#: The IDFs of the query's words a message holds, times ``_K1_PLUS_1``. FTS5's BM25 gives each word
+#: ``IDF * f * (k1 + 1) / (f + k1 * (1 - b + b * length / average))``, ``f`` the word's occurrences times its
+#: column's weight: with weights of a million that is ``IDF * (k1 + 1)`` less a part in ~10^6 per average
+#: length, whatever the message's length and how often it repeats the word, which then only break ties. BM25
+#: itself lets a short message repeating an ordinary word of the question outrank a longer one holding
+#: its rarest (LoCoMo and the preference cases: bench/RESULTS.md, round 10).
+_HELD = "bm25(messages_fts, 1e6, 5e5, 0.0)"
+_K1_PLUS_1 = 2.2  # FTS5's k1 is 1.2
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,7 +339,7 @@ class SQLiteSearch(SQLiteHost):
         timed = scope.since is not None or scope.until is not None
         times_in_memory = by_vector and timed and not scope.metadata
         joined = user_filter or (timed and not times_in_memory) or bool(scope.metadata)
-        sql = "SELECT f.rowid AS id" + ("" if by_vector else ", bm25(messages_fts, 1.0, 0.5, 0.0) AS rank")
+        sql = "SELECT f.rowid AS id" + ("" if by_vector else f", {_HELD} AS held, {_BM25} AS rank")
         sql += " FROM messages_fts f "
         if joined:
             sql += "JOIN messages m ON m.id = f.rowid "
@@ -349,18 +361,20 @@ class SQLiteSearch(SQLiteHost):
             if ranked is not None:
                 return ranked
             return self._search_messages(conn, agent_id, thread_id, terms, scope, limit)  # no vectors: BM25
-        sql += " ORDER BY rank LIMIT ?"
+        sql += " ORDER BY held LIMIT ?"
         params.append(limit)
-        found = [(int(r[0]), -float(r[1])) for r in conn.execute(sql, params)]
+        found = [(int(r[0]), -float(r[1]) / _K1_PLUS_1, -float(r[2])) for r in conn.execute(sql, params)]
         if not found:
             return []
         # How much of the query each match holds: BM25 sums a score per word of the expression (a word of
         # both halves of a rare-and-ranked match counts twice), so the full score is taken over the same words.
+        # The score is the share of the words' IDFs held; the coverage, the BM25 score's share of what a
+        # message holding each word once at the average length scores (which weighs lists better: round 10).
         words = [*plan.choose, *plan.rank] if plan is not None and plan.choose != terms else terms
         full = _idf_sum(_indexed_rows(conn), self._common_words.counts(conn, agent_id, words))
-        return [
-            Candidate("message", item, score, "keyword", score / full if full > 0 else None) for item, score in found
-        ]
+        if full <= 0:
+            return [Candidate("message", item, held, "keyword") for item, held, _ in found]
+        return [Candidate("message", item, held / full, "keyword", bm25 / full) for item, held, bm25 in found]
 
     def _rank_by_vector(
         self,
