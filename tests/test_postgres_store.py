@@ -596,6 +596,27 @@ def test_a_whole_agent_search_left_with_one_common_word_searches_messages_by_vec
     assert messages("owls", Scope(kinds=("message",))) == 30
 
 
+def test_given_the_querys_vector_no_word_past_the_budget_ranks_a_whole_agents_messages(
+    store: PostgresStore, pg_url: str
+) -> None:
+    """With the query's vector, a whole-agent search whose rarest word is past one budget leaves the messages
+    to the vector half (ranking all of such a word's messages was the slowest tenth at 1M); without it the
+    rarest word stays within four budgets, as it does in SQLite; scoped searches keep every word."""
+    _large_store_of_owls(store, pg_url)
+    store._terms.POSTINGS_BUDGET = 10  # owls: 30 messages, within four budgets, past one
+    vector = np.eye(1, 8, 5, dtype=np.float32)[0]
+
+    def messages(scope: Scope, by_vector: bool) -> int:
+        asked = (lambda: vector) if by_vector else None
+        return len([h for h in store.keyword_search("a", "owls", scope, 1000, query_vector=asked)])
+
+    assert messages(Scope(kinds=("message",)), by_vector=False) == 30
+    assert messages(Scope(kinds=("message",)), by_vector=True) == 0
+    assert messages(Scope(kinds=("message",), user="bob"), by_vector=True) == 30
+    store._terms.POSTINGS_BUDGET = 30  # within one budget: ranked again by vector
+    assert messages(Scope(kinds=("message",)), by_vector=True) == 30
+
+
 def test_a_whole_agent_search_of_a_large_store_ranks_its_best_matches_again_by_vector(
     store: PostgresStore, pg_url: str
 ) -> None:

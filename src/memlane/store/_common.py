@@ -248,10 +248,10 @@ def query_terms(text: str, *, max_terms: int = 32) -> list[str]:
     return terms
 
 
-def rarest_within(terms: Sequence[str], count: Callable[[str], float], budget: float) -> list[str]:
+def rarest_within(terms: Sequence[str], count: Callable[[str], float], budget: float, alone: float = 4.0) -> list[str]:
     """The rarest ``terms`` whose ``count`` of messages adds up to at most ``budget``, in the query's order.
 
-    When not even the rarest fits, it alone stays if its count is within four budgets; past that no word
+    When not even the rarest fits, it alone stays if its count is within ``alone`` budgets; past that no word
     stays (a word in so many messages of the agent says little of which of them is meant, and ranking them
     all would cost far more than the rest of the search)."""
     rarest = sorted(terms, key=count)
@@ -262,7 +262,7 @@ def rarest_within(terms: Sequence[str], count: Callable[[str], float], budget: f
             break
         kept.add(term)
         total += count(term)
-    if not kept and rarest and count(rarest[0]) <= 4 * budget:
+    if not kept and rarest and count(rarest[0]) <= alone * budget:
         kept.add(rarest[0])
     return [t for t in terms if t in kept]
 

@@ -66,7 +66,11 @@ class CommonTerms:
     as the SQLite backend bounds its own (``CommonWords``, whose rule this is: when no word fits, the rarest
     stays if it fits four budgets, else the messages are searched by vector only). That holds for a query
     left with one word as well: a name in 1 % of a million messages ranked ~10,000 of them (~20 ms), the
-    slowest whole-agent searches at 1M (bench/RESULTS.md, "Round 6"). Given the query's vector, the best
+    slowest whole-agent searches at 1M (bench/RESULTS.md, "Round 6"). Given the query's vector, no word
+    past the budget stays (:data:`RAREST_ALONE_BUDGETS` is for searches without one): ranking all of one
+    word's 2,000-8,000 messages, which SQLite bounds to the newest but PostgreSQL cannot cheaply, made the
+    slowest tenth of whole-agent recalls at 1M and found fewer answers than the vector half alone
+    (bench/RESULTS.md, "Round 10"). Given the query's vector, the best
     :data:`PRESELECT` times the limit of those messages by ``ts_rank`` are ranked again by their vectors'
     cosine to the query, which finds more answers (``ts_rank`` weighs every word alike). Other message
     searches rank their matches by the IDFs of the query's words they hold, estimated from the same
@@ -75,6 +79,9 @@ class CommonTerms:
 
     LARGE_STORE = 10_000
     POSTINGS_BUDGET = 2_000  # ~5 µs a message fetched and ranked (bench/RESULTS.md): ~10 ms
+    #: When no word fits the budget, the rarest alone stays if its messages fit this many budgets, in a
+    #: search without the query's vector (with one, none stays).
+    RAREST_ALONE_BUDGETS = 4.0
 
     REFRESH_SECONDS = 300.0
     KEEP_WHEN_ALL_COMMON = 2
@@ -104,8 +111,10 @@ class CommonTerms:
         rarest = sorted(terms, key=share)[: self.KEEP_WHEN_ALL_COMMON]
         return [t for t in terms if t in rarest]
 
-    def within_budget(self, conn: Conn, terms: Sequence[str]) -> list[str]:
-        """The rarest of ``terms`` whose estimated messages stay within :data:`POSTINGS_BUDGET`."""
+    def within_budget(self, conn: Conn, terms: Sequence[str], *, by_vector: bool = False) -> list[str]:
+        """The rarest of ``terms`` whose estimated messages stay within :data:`POSTINGS_BUDGET`; without
+        ``by_vector`` (the messages have no other half to be found by), the rarest alone when within
+        :data:`RAREST_ALONE_BUDGETS` of them."""
         self._common_lexemes(conn)
         with self._lock:
             shares, rows = self._shares, self._rows
@@ -118,7 +127,8 @@ class CommonTerms:
         def estimate(term: str) -> float:  # a word is as rare as its rarest lexeme
             return rows * min((shares.get(lexeme, unlisted) for lexeme in lexemes[term]), default=0.0)
 
-        return rarest_within(terms, estimate, self.POSTINGS_BUDGET)
+        alone = 1.0 if by_vector else self.RAREST_ALONE_BUDGETS
+        return rarest_within(terms, estimate, self.POSTINGS_BUDGET, alone)
 
     def weights(self, conn: Conn, lexemes: Mapping[str, Sequence[str]]) -> list[float]:
         """Each word's weight in a message match's rank and coverage (:attr:`.Candidate.coverage`), given
@@ -331,7 +341,7 @@ class PostgresSearch(PostgresHost):
             message_text = _tsquery_text(words)
             again: QueryVector | None = None  # set: the messages are ranked again by their vectors (CommonTerms)
             if scope.thread is None and scope.user is None:
-                rare = self._terms.within_budget(conn, words)
+                rare = self._terms.within_budget(conn, words, by_vector=query_vector is not None)
                 if not rare:
                     message_text = ""
                 elif len(rare) < len(words):  # only messages with a rare word, ranked by every word
