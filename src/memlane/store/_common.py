@@ -11,6 +11,7 @@ differs is how a JSON or time column comes back from the driver. A :class:`RowCo
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ __all__ = [
     "CHANGEABLE_FACT_FIELDS",
     "STOPWORDS",
     "RowCodec",
+    "bm25_idf",
     "check_fact_fields",
     "dump_json",
     "fact_change_from_row",
@@ -246,6 +248,12 @@ def query_terms(text: str, *, max_terms: int = 32) -> list[str]:
     if not terms:  # a query of stopwords only still deserves an answer
         terms = list(dict.fromkeys(_WORD_RE.findall(text.lower())))[:max_terms]
     return terms
+
+
+def bm25_idf(rows: float, count: float) -> float:
+    """A word's IDF as BM25 computes it (FTS5's form): ``log((N - n + 0.5) / (n + 0.5))``, at least 1e-6, for
+    ``count`` of ``rows`` documents (a count above ``rows`` counts as ``rows``)."""
+    return max(math.log((rows - min(count, rows) + 0.5) / (count + 0.5)), 1e-6)
 
 
 def rarest_within(terms: Sequence[str], count: Callable[[str], float], budget: float, alone: float = 4.0) -> list[str]:

@@ -6,16 +6,15 @@ keyword and the vector retriever, and the same as the SQLite backend's.
 
 from __future__ import annotations
 
-import math
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
 import numpy as np
 from psycopg import sql
 
-from .._common import query_terms, rarest_within
+from .._common import bm25_idf, query_terms, rarest_within
 from ..base import Candidate, FactFilter, QueryVector, Scope
 from .common import SEARCH_TABLES, Conn, PostgresHost, Vector, Where, as_json
 
@@ -115,20 +114,12 @@ class CommonTerms:
         """The rarest of ``terms`` whose estimated messages stay within :data:`POSTINGS_BUDGET`; without
         ``by_vector`` (the messages have no other half to be found by), the rarest alone when within
         :data:`RAREST_ALONE_BUDGETS` of them."""
-        self._common_lexemes(conn)
-        with self._lock:
-            shares, rows = self._shares, self._rows
+        rows, estimate = self._estimator(conn)
         if rows < self.LARGE_STORE or not terms:
             return list(terms)
         lexemes = self.lexemes_of(conn, terms)
-
-        unlisted = min(shares.values(), default=0.0) / 2  # below the rarest listed lexeme
-
-        def estimate(term: str) -> float:  # a word is as rare as its rarest lexeme
-            return rows * min((shares.get(lexeme, unlisted) for lexeme in lexemes[term]), default=0.0)
-
         alone = 1.0 if by_vector else self.RAREST_ALONE_BUDGETS
-        return rarest_within(terms, estimate, self.POSTINGS_BUDGET, alone)
+        return rarest_within(terms, lambda term: estimate(lexemes[term]), self.POSTINGS_BUDGET, alone)
 
     def weights(self, conn: Conn, lexemes: Mapping[str, Sequence[str]]) -> list[float]:
         """Each word's weight in a message match's rank and coverage (:attr:`.Candidate.coverage`), given
@@ -140,18 +131,24 @@ class CommonTerms:
 
         The statistics are the whole table's, all agents', as FTS5's BM25 counts every agent's rows: a
         word's weight says how ordinary it is, and reveals nothing of any one agent's messages."""
+        rows, estimate = self._estimator(conn)
+        if rows <= 0:
+            return [1.0] * len(lexemes)
+        return [bm25_idf(rows, estimate(forms)) for forms in lexemes.values()]
+
+    def _estimator(self, conn: Conn) -> tuple[float, Callable[[Sequence[str]], float]]:
+        """The messages the statistics describe (0 without statistics) and an estimate of how many of them
+        hold a word, given its lexemes: as many as hold its rarest lexeme, one missing from the statistics
+        counting as half as common as the rarest listed (0 for a word of no lexeme)."""
         self._common_lexemes(conn)
         with self._lock:
             shares, rows = self._shares, self._rows
-        if rows <= 0 or not shares:
-            return [1.0] * len(lexemes)
-        unlisted = min(shares.values()) / 2
+        unlisted = min(shares.values(), default=0.0) / 2
 
-        def idf(forms: Sequence[str]) -> float:
-            n = rows * min(shares.get(lexeme, unlisted) for lexeme in forms)
-            return max(math.log((rows - n + 0.5) / (n + 0.5)), 1e-6)
+        def estimate(forms: Sequence[str]) -> float:
+            return rows * min((shares.get(lexeme, unlisted) for lexeme in forms), default=0.0)
 
-        return [idf(forms) for forms in lexemes.values()]
+        return (rows if shares else 0.0), estimate
 
     def large(self, conn: Conn) -> bool:
         """Whether the statistics describe at least :data:`LARGE_STORE` messages (the budget applies)."""

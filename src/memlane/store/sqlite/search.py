@@ -10,7 +10,6 @@ a summary's visibility, time ranges).
 
 from __future__ import annotations
 
-import math
 import sqlite3
 import threading
 import time
@@ -20,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from .._common import fmt_time, query_terms, rarest_within
+from .._common import bm25_idf, fmt_time, query_terms, rarest_within
 from ..base import Candidate, QueryVector, Scope
 from .common import SQLiteHost, metadata_where, summary_visibility
 from .schema import agent_terms
@@ -189,7 +188,7 @@ def _idf_sum(rows: int, counts: Sequence[int | None]) -> float:
     each as FTS5 computes it (``log((N - n + 0.5) / (n + 0.5))``, at least 1e-6); a word not counted (None:
     in too many messages) is left out. A count is at most ``rows``: a cached one may be from before messages
     were deleted."""
-    return sum(max(math.log((rows - min(n, rows) + 0.5) / (n + 0.5)), 1e-6) for n in counts if n is not None)
+    return sum(bm25_idf(rows, n) for n in counts if n is not None)
 
 
 def _newest_floor(conn: sqlite3.Connection, match: str, budget: int) -> int | None:
