@@ -59,6 +59,11 @@ class SearchConfig:
     a message hit, nearest first, while the window stays within ``window_max_tokens`` (0 = no cap);
     overlapping or touching windows of one thread merge into one hit while it stays within
     ``window_merge_max_tokens`` (0 = no cap; beyond it a hit of its own shows only turns not shown yet).
+    ``beyond_window`` (0 = off): the turns just beyond the window of each of the best that many message
+    candidates (``window_before + 1`` turns before, ``window_after + 1`` after) join the candidates, when no
+    retriever found them, at ``beyond_window_score`` times that candidate's score, so the boosts (the
+    neighbour boost first) can rank them: the answer to a question is often the same speaker's next turn
+    after the best match, which no word of the question matches and the window stops short of.
     """
 
     name: str
@@ -86,6 +91,8 @@ class SearchConfig:
     window_after: int = 0
     window_max_tokens: int = 0
     window_merge_max_tokens: int = 0
+    beyond_window: int = 0
+    beyond_window_score: float = 0.1
 
     def __post_init__(self) -> None:
         problems = []
@@ -116,11 +123,14 @@ class SearchConfig:
             "window_after",
             "window_max_tokens",
             "window_merge_max_tokens",
+            "beyond_window",
         ):
             if getattr(self, name) < 0:
                 problems.append(f"{name} must not be negative")
         if not 0 <= self.neighbour_decay <= 1:
             problems.append("neighbour_decay must be in [0, 1]")
+        if not 0 <= self.beyond_window_score <= 1:
+            problems.append("beyond_window_score must be in [0, 1]")
         if not 0 < self.dedup_similarity <= 1:
             problems.append("dedup_similarity must be in (0, 1]")
         if problems:
@@ -150,6 +160,7 @@ PRESETS: dict[str, SearchConfig] = {
         window_after=1,
         window_max_tokens=45,
         window_merge_max_tokens=200,
+        beyond_window=10,
     ),
 }
 # The default's ranking with one item per hit, no neighbouring turns: for callers that show or count

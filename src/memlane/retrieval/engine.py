@@ -24,6 +24,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import partial
+from operator import attrgetter
 from typing import Any, TypeVar
 
 from ..errors import ConfigError
@@ -50,6 +51,7 @@ Record = Message | MessageHead | Fact | Summary
 #: Records read for a search, by kind and id.
 Records = dict[str, dict[int, Record]]
 KINDS = ("message", "fact", "summary")
+_score = attrgetter("score")
 #: The process's search threads: the searches of one recall, two retrievers, twice with a time range.
 _SEARCH_THREADS = LazyPool(4, "memlane-search")
 
@@ -107,6 +109,8 @@ class Searcher:
             return []
         fused = self._fuse(lists, config)
         ranked = self._load(agent, fused, full=read.full, records=read.records)
+        if config.beyond_window:
+            ranked = self._beyond_windows(agent, ranked, config, scope, read)
         ranked = rerank.boost_speaker(ranked, rerank.query_words(query), config.speaker_boost, scope.user)
         ranked = rerank.boost_time(ranked, when, config.time_boost, config.time_slack_days)
         ranked = rerank.boost_recency(ranked, now, config.recency_weight, config.recency_half_life_days)
@@ -156,7 +160,7 @@ class Searcher:
             first = calls[0][1]()
             if waiting():
                 self._read_records(agent, first, read.full, read.records)
-                if config.window_before or config.window_after:
+                if any(_reach(config)):
                     step = _first_chunk(limit)  # the chunks the windows are built in: best first
                     for start in range(0, len(first), step):
                         if not waiting():
@@ -171,13 +175,14 @@ class Searcher:
     def _read_windows(
         self, agent: str, found: Sequence[Candidate], config: SearchConfig, scope: Scope, read: _Read
     ) -> None:
-        """Read in full the windows (the turns of ``scope`` around them, and themselves) of the message
-        candidates of ``found`` that ``read`` holds."""
+        """Read in full the windows (the turns of ``scope`` around them, and themselves; with
+        ``beyond_window``, one turn more on each side) of the message candidates of ``found`` that ``read``
+        holds."""
         records = read.records["message"]
         anchors = [c.id for c in found if c.kind == "message" and c.id in records]
         if not anchors:
             return
-        before, after = config.window_before, config.window_after
+        before, after = _reach(config)
         for m in self.store.message_windows(agent, anchors, before=before, after=after):
             if _in_time(m.created_at, scope):
                 read.turns[(m.thread, m.seq)] = m
@@ -249,6 +254,57 @@ class Searcher:
             for c in fused
             if (item := records[c.kind].get(c.id)) is not None
         ]
+
+    def _beyond_windows(
+        self, agent: str, ranked: list[Ranked], config: SearchConfig, scope: Scope, read: _Read
+    ) -> list[Ranked]:
+        """``ranked`` with the turns just beyond the windows of its best ``config.beyond_window`` message
+        candidates joined as candidates (see :class:`SearchConfig`), best first; one store call at most,
+        for the turns not read yet (they are kept in ``read`` for the windows).
+
+        A joined turn is in the scope as its candidate is: the same thread (so the same user's threads),
+        inside the scope's time. A scope with a metadata filter joins none: the filter is the store's to
+        apply, never the ranking's.
+        """
+        if scope.metadata is not None:
+            return ranked
+        top = [(r.score, r.item) for r in ranked if isinstance(r.item, MESSAGE_ITEMS)][: config.beyond_window]
+        if not top:
+            return ranked
+        before, after = _reach(config)
+        known: dict[tuple[str, int], Message | MessageHead] = dict(read.turns)
+        known.update(((r.item.thread, r.item.seq), r.item) for r in ranked if isinstance(r.item, MESSAGE_ITEMS))
+        # (a candidate's score and id, the place of a turn just beyond its window), best candidate first
+        wanted = [
+            (score, item.id, (item.thread, seq))
+            for score, item in top
+            for seq in (item.seq - before, item.seq + after)
+            if seq >= 1
+        ]
+        # An anchor whose turns were read around it (``read.windowed``) has no other turn there in the scope.
+        missing = sorted({anchor for _, anchor, place in wanted if place not in known and anchor not in read.windowed})
+        if missing:
+            have = {
+                turn.id
+                for _, item in top
+                for seq in range(item.seq - before, item.seq + after + 1)
+                if (turn := known.get((item.thread, seq))) is not None
+            }
+            for m in self.store.message_windows(agent, missing, before=before, after=after, skip=have):
+                if _in_time(m.created_at, scope):
+                    known[(m.thread, m.seq)] = read.turns[(m.thread, m.seq)] = m
+            read.windowed.update(missing)
+        ids = {r.id for r in ranked if r.kind == "message"}
+        joined: list[Ranked] = []
+        for score, _, place in wanted:
+            turn = known.get(place)
+            if turn is None or turn.id in ids:
+                continue
+            ids.add(turn.id)
+            joined.append(Ranked("message", turn.id, config.beyond_window_score * score, "nearby", turn))
+        if not joined:
+            return ranked
+        return sorted([*ranked, *joined], key=_score, reverse=True)  # stable: ties keep their order
 
     def _show(self, agent: str, shown: Sequence[Ranked]) -> list[Found]:
         """The results with full records: the messages held as heads (items and window turns) read in
@@ -366,6 +422,13 @@ def _first_chunk(limit: int) -> int:
     """How many hits the windows are first built for: merging makes a search take a few more hits than
     ``limit`` (on LoCoMo, 31 for 25 at the median), so a quarter more."""
     return limit + limit // 4 + 1
+
+
+def _reach(config: SearchConfig) -> tuple[int, int]:
+    """How many turns before and after a message candidate a search reads: its window's, and with
+    ``beyond_window`` the turn just beyond it on each side."""
+    beyond = 1 if config.beyond_window else 0
+    return config.window_before + beyond, config.window_after + beyond
 
 
 def _narrow(scope: Scope, when: TimeRange) -> Scope | None:
