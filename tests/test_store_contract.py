@@ -1569,7 +1569,9 @@ def test_export_import_round_trip(mem: Memory, clock: Any, tmp_path: Path) -> No
     ]
     found = copy.recall("order late", kinds=["message"])
     assert found[0].text == "My order 42 is late"
-    assert [(h.text, h.score) for h in found] == [(h.text, h.score) for h in mem.recall("order late", kinds=["message"])]
+    assert [(h.text, h.score) for h in found] == [
+        (h.text, h.score) for h in mem.recall("order late", kinds=["message"])
+    ]
     assert copy.add_message("support", "user", "any news?").seq == 5
     assert copy.fact_history(green.id)[-1].action == "update"
 
