@@ -246,7 +246,9 @@ class Hit:
     ``message_id``/``seq``/``created_at``/``metadata`` are those of the turn that matched. A single-turn hit
     has the bare content in ``text`` and its speaker in ``user``. ``created_at`` dates the item (for a
     message: when it was said). ``score`` orders hits of one search; it is not comparable across searches.
-    ``retrievers`` names the retrievers that found the item (e.g. ``("keyword", "vector")``).
+    ``retrievers`` names the retrievers that found the item (e.g. ``("keyword", "vector")``); ``("nearby",)``
+    when none did and the message joined as the turn just beyond a better candidate's window
+    (``SearchConfig.beyond_window``).
     """
 
     kind: Literal["message", "fact", "summary"]
