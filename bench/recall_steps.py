@@ -8,7 +8,7 @@ the time of each step of the search is summed by wrapping it (a few microseconds
 - the retrievers as called by ``Searcher._retrieve`` (keyword and vector search, in the scope and, when the
   query names a time, inside that range too; on the search threads when the store takes concurrent reads),
 - ``Searcher._retrieve`` (their wall time together), ``_fuse``, ``_load`` (the fused candidates' records),
-  ``_beyond_windows`` (the turns beyond the best candidates' windows), each boost of ``rerank``, ``_windows``
+  ``_beyond_windows`` (joining the turns beyond the best candidates' windows, read beside ``_load``), each boost of ``rerank``, ``_windows``
   (the neighbouring turns), ``Memory._hydrate``,
 - the store calls those steps make (``get_messages``, ``message_windows``).
 
@@ -84,9 +84,10 @@ def instrument(steps: Steps, mems: Sequence[Any]) -> None:
             steps.wrap(mem.searcher.retrievers, name, f"  retriever {name}")
         for attr in ("get_messages", "message_windows"):
             steps.wrap(mem.store, attr, f"  store.{attr}", ids=True)
-    for attr in ("_retrieve", "_load", "_beyond_windows", "_windows"):
-        if hasattr(engine.Searcher, attr):  # (_beyond_windows: since round 11)
-            steps.wrap(engine.Searcher, attr, f"Searcher.{attr}")
+    for attr in ("_retrieve", "_load", "_windows"):
+        steps.wrap(engine.Searcher, attr, f"Searcher.{attr}")
+    if hasattr(engine, "_beyond_windows"):  # since round 11
+        steps.wrap(engine, "_beyond_windows", "_beyond_windows")
     steps.wrap(engine.Searcher, "_fuse", "Searcher._fuse", static=True)
     steps.wrap(engine, "find_time_range", "find_time_range")
     for attr in ("boost_speaker", "boost_time", "boost_recency", "boost_importance", "dedup", "boost_neighbours"):

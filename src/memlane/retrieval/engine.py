@@ -108,9 +108,26 @@ class Searcher:
         if not lists:
             return []
         fused = self._fuse(lists, config)
-        ranked = self._load(agent, fused, full=read.full, records=read.records)
-        if config.beyond_window:
-            ranked = self._beyond_windows(agent, ranked, config, scope, read)
+        anchors = _beyond_anchors(fused, config, scope, read)
+        if anchors:
+            # The turns around the best candidates are read while their records are (beside them, when the
+            # store takes concurrent reads: on PostgreSQL a round trip less on the way).
+            before, after = _reach(config)
+            loaded: list[Any] = self._all(
+                [
+                    partial(self._load, agent, fused, full=read.full, records=read.records),
+                    partial(self.store.message_windows, agent, anchors, before=before, after=after),
+                ]
+            )
+            ranked: list[Ranked] = loaded[0]
+            for m in loaded[1]:
+                if _in_time(m.created_at, scope):
+                    read.turns[(m.thread, m.seq)] = m
+            read.windowed.update(anchors)
+        else:
+            ranked = self._load(agent, fused, full=read.full, records=read.records)
+        if config.beyond_window and scope.metadata is None:
+            ranked = _beyond_windows(ranked, config, read)
         ranked = rerank.boost_speaker(ranked, rerank.query_words(query), config.speaker_boost, scope.user)
         ranked = rerank.boost_time(ranked, when, config.time_boost, config.time_slack_days)
         ranked = rerank.boost_recency(ranked, now, config.recency_weight, config.recency_half_life_days)
@@ -255,57 +272,6 @@ class Searcher:
             if (item := records[c.kind].get(c.id)) is not None
         ]
 
-    def _beyond_windows(
-        self, agent: str, ranked: list[Ranked], config: SearchConfig, scope: Scope, read: _Read
-    ) -> list[Ranked]:
-        """``ranked`` with the turns just beyond the windows of its best ``config.beyond_window`` message
-        candidates joined as candidates (see :class:`SearchConfig`), best first; one store call at most,
-        for the turns not read yet (they are kept in ``read`` for the windows).
-
-        A joined turn is in the scope as its candidate is: the same thread (so the same user's threads),
-        inside the scope's time. A scope with a metadata filter joins none: the filter is the store's to
-        apply, never the ranking's.
-        """
-        if scope.metadata is not None:
-            return ranked
-        top = [(r.score, r.item) for r in ranked if isinstance(r.item, MESSAGE_ITEMS)][: config.beyond_window]
-        if not top:
-            return ranked
-        before, after = _reach(config)
-        known: dict[tuple[str, int], Message | MessageHead] = dict(read.turns)
-        known.update(((r.item.thread, r.item.seq), r.item) for r in ranked if isinstance(r.item, MESSAGE_ITEMS))
-        # (a candidate's score and id, the place of a turn just beyond its window), best candidate first
-        wanted = [
-            (score, item.id, (item.thread, seq))
-            for score, item in top
-            for seq in (item.seq - before, item.seq + after)
-            if seq >= 1
-        ]
-        # An anchor whose turns were read around it (``read.windowed``) has no other turn there in the scope.
-        missing = sorted({anchor for _, anchor, place in wanted if place not in known and anchor not in read.windowed})
-        if missing:
-            have = {
-                turn.id
-                for _, item in top
-                for seq in range(item.seq - before, item.seq + after + 1)
-                if (turn := known.get((item.thread, seq))) is not None
-            }
-            for m in self.store.message_windows(agent, missing, before=before, after=after, skip=have):
-                if _in_time(m.created_at, scope):
-                    known[(m.thread, m.seq)] = read.turns[(m.thread, m.seq)] = m
-            read.windowed.update(missing)
-        ids = {r.id for r in ranked if r.kind == "message"}
-        joined: list[Ranked] = []
-        for score, _, place in wanted:
-            turn = known.get(place)
-            if turn is None or turn.id in ids:
-                continue
-            ids.add(turn.id)
-            joined.append(Ranked("message", turn.id, config.beyond_window_score * score, "nearby", turn))
-        if not joined:
-            return ranked
-        return sorted([*ranked, *joined], key=_score, reverse=True)  # stable: ties keep their order
-
     def _show(self, agent: str, shown: Sequence[Ranked]) -> list[Found]:
         """The results with full records: the messages held as heads (items and window turns) read in
         one call. A hit whose message was deleted since it was ranked is dropped, and so is such a turn
@@ -422,6 +388,44 @@ def _first_chunk(limit: int) -> int:
     """How many hits the windows are first built for: merging makes a search take a few more hits than
     ``limit`` (on LoCoMo, 31 for 25 at the median), so a quarter more."""
     return limit + limit // 4 + 1
+
+
+def _beyond_anchors(fused: Sequence[Candidate], config: SearchConfig, scope: Scope, read: _Read) -> list[int]:
+    """The best ``config.beyond_window`` message candidates whose turns around them were not read yet (with
+    the read-ahead: ``read.windowed``); none with a metadata filter (see :func:`_beyond_windows`)."""
+    if not config.beyond_window or scope.metadata is not None:
+        return []
+    best = [c.id for c in fused if c.kind == "message"][: config.beyond_window]
+    return [i for i in best if i not in read.windowed]
+
+
+def _beyond_windows(ranked: list[Ranked], config: SearchConfig, read: _Read) -> list[Ranked]:
+    """``ranked`` with the turns just beyond the windows of its best ``config.beyond_window`` message
+    candidates joined as candidates (see :class:`SearchConfig`), best first, from the turns ``read`` holds
+    (those read around the best candidates, in the scope's time) and the candidates themselves.
+
+    A joined turn is in the scope as its candidate is: the same thread (so the same user's threads),
+    inside the scope's time. A scope with a metadata filter joins none: the filter is the store's to
+    apply, never the ranking's (the caller does not call this then).
+    """
+    top = [(r.score, r.item) for r in ranked if isinstance(r.item, MESSAGE_ITEMS)][: config.beyond_window]
+    if not top:
+        return ranked
+    before, after = _reach(config)
+    known: dict[tuple[str, int], Message | MessageHead] = dict(read.turns)
+    known.update(((r.item.thread, r.item.seq), r.item) for r in ranked if isinstance(r.item, MESSAGE_ITEMS))
+    ids = {r.id for r in ranked if r.kind == "message"}
+    joined: list[Ranked] = []
+    for score, item in top:
+        for seq in (item.seq - before, item.seq + after):
+            turn = known.get((item.thread, seq))
+            if turn is None or turn.id in ids:
+                continue
+            ids.add(turn.id)
+            joined.append(Ranked("message", turn.id, config.beyond_window_score * score, "nearby", turn))
+    if not joined:
+        return ranked
+    return sorted([*ranked, *joined], key=_score, reverse=True)  # stable: ties keep their order
 
 
 def _reach(config: SearchConfig) -> tuple[int, int]:
