@@ -9,8 +9,10 @@
    stores do: PostgreSQL from its connection pool, SQLite on a connection per thread), the retrievers'
    searches run at the same time on a small shared thread pool, and so do the loads of the fused
    candidates' records; otherwise one after another. The results are the same.
-3. The lists are fused (:mod:`.fusion`), the records loaded, boosts applied (:mod:`.rerank`), near-copies
-   dropped, and message hits widened into context windows (:mod:`.windows`). Messages are ranked and
+3. The lists are fused (:mod:`.fusion`), the records loaded (and beside them the turns around the best
+   message candidates), the turns just beyond those candidates' windows joined as candidates
+   (``SearchConfig.beyond_window``), boosts applied (:mod:`.rerank`), near-copies dropped, and message hits
+   widened into context windows (:mod:`.windows`). Messages are ranked and
    windowed by their light part (:class:`~memlane.types.MessageHead`: place, speaker, time, size); only
    the turns finally shown are read in full (a few dozen of the ~150 candidates a recall ranks), and
    those of the windows the calling thread reads ahead while the other searches still run (the first
