@@ -8,8 +8,8 @@ the time of each step of the search is summed by wrapping it (a few microseconds
 - the retrievers as called by ``Searcher._retrieve`` (keyword and vector search, in the scope and, when the
   query names a time, inside that range too; on the search threads when the store takes concurrent reads),
 - ``Searcher._retrieve`` (their wall time together), ``_fuse``, ``_load`` (the fused candidates' records),
-  ``_beyond_windows`` (joining the turns beyond the best candidates' windows, read beside ``_load``), each boost of ``rerank``, ``_windows``
-  (the neighbouring turns), ``Memory._hydrate``,
+  ``_beyond_windows`` (joining the turns beyond the best candidates' windows, read beside ``_load``), each
+  boost of ``rerank``, ``_windows`` (the neighbouring turns), ``Memory._hydrate``,
 - the store calls those steps make (``get_messages``, ``message_windows``).
 
     .venv/bin/python bench/recall_steps.py [--conversations 2] [--passes 3] [--sequential]
