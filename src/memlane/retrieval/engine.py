@@ -110,7 +110,10 @@ class Searcher:
         if not lists:
             return []
         fused = self._fuse(lists, config)
-        anchors = _beyond_anchors(fused, config, scope, read)
+        # How many of the best candidates bring the turns beyond their windows: none under a metadata filter,
+        # which is the store's to apply, never the ranking's (a joined turn need not match it).
+        beyond = config.beyond_window if scope.metadata is None else 0
+        anchors = _beyond_anchors(fused, beyond, read)
         if anchors:
             # The turns around the best candidates are read while their records are (beside them, when the
             # store takes concurrent reads: on PostgreSQL a round trip less on the way).
@@ -128,8 +131,8 @@ class Searcher:
             read.windowed.update(anchors)
         else:
             ranked = self._load(agent, fused, full=read.full, records=read.records)
-        if config.beyond_window and scope.metadata is None:
-            ranked = _beyond_windows(ranked, config, read)
+        if beyond:
+            ranked = _beyond_windows(ranked, beyond, config, read)
         ranked = rerank.boost_speaker(ranked, rerank.query_words(query), config.speaker_boost, scope.user)
         ranked = rerank.boost_time(ranked, when, config.time_boost, config.time_slack_days)
         ranked = rerank.boost_recency(ranked, now, config.recency_weight, config.recency_half_life_days)
@@ -392,25 +395,22 @@ def _first_chunk(limit: int) -> int:
     return limit + limit // 4 + 1
 
 
-def _beyond_anchors(fused: Sequence[Candidate], config: SearchConfig, scope: Scope, read: _Read) -> list[int]:
-    """The best ``config.beyond_window`` message candidates whose turns around them were not read yet (with
-    the read-ahead: ``read.windowed``); none with a metadata filter (see :func:`_beyond_windows`)."""
-    if not config.beyond_window or scope.metadata is not None:
-        return []
-    best = [c.id for c in fused if c.kind == "message"][: config.beyond_window]
+def _beyond_anchors(fused: Sequence[Candidate], count: int, read: _Read) -> list[int]:
+    """The best ``count`` message candidates whose turns around them were not read yet (with the
+    read-ahead: ``read.windowed``)."""
+    best = [c.id for c in fused if c.kind == "message"][:count]
     return [i for i in best if i not in read.windowed]
 
 
-def _beyond_windows(ranked: list[Ranked], config: SearchConfig, read: _Read) -> list[Ranked]:
-    """``ranked`` with the turns just beyond the windows of its best ``config.beyond_window`` message
-    candidates joined as candidates (see :class:`SearchConfig`), best first, from the turns ``read`` holds
-    (those read around the best candidates, in the scope's time) and the candidates themselves.
+def _beyond_windows(ranked: list[Ranked], count: int, config: SearchConfig, read: _Read) -> list[Ranked]:
+    """``ranked`` with the turns just beyond the windows of its best ``count`` message candidates joined as
+    candidates (see ``SearchConfig.beyond_window``), best first, from the turns ``read`` holds (those read
+    around the best candidates, in the scope's time) and the candidates themselves.
 
     A joined turn is in the scope as its candidate is: the same thread (so the same user's threads),
-    inside the scope's time. A scope with a metadata filter joins none: the filter is the store's to
-    apply, never the ranking's (the caller does not call this then).
+    inside the scope's time.
     """
-    top = [(r.score, r.item) for r in ranked if isinstance(r.item, MESSAGE_ITEMS)][: config.beyond_window]
+    top = [(r.score, r.item) for r in ranked if isinstance(r.item, MESSAGE_ITEMS)][:count]
     if not top:
         return ranked
     before, after = _reach(config)
