@@ -7,10 +7,11 @@ the time of each step of the search is summed by wrapping it (a few microseconds
 
 - the retrievers as called by ``Searcher._retrieve`` (keyword and vector search, in the scope and, when the
   query names a time, inside that range too; on the search threads when the store takes concurrent reads),
-- ``Searcher._retrieve`` (their wall time together), ``_fuse``, ``_load`` (the fused candidates' records),
+- ``Searcher._retrieve`` (their wall time together), ``_fuse``, ``_load_around`` (the fused candidates' records,
+  the best ones' with the turns around them), ``_load`` (inside it: the records still missing),
   ``_beyond_windows`` (joining the turns beyond the best candidates' windows, read beside ``_load``), each
   boost of ``rerank``, ``_windows`` (the neighbouring turns), ``Memory._hydrate``,
-- the store calls those steps make (``get_messages``, ``message_windows``).
+- the store calls those steps make (``get_messages``, ``message_heads``, ``message_windows``).
 
     .venv/bin/python bench/recall_steps.py [--conversations 2] [--passes 3] [--sequential]
     .venv-peers/bin/python bench/recall_steps.py --pyinstrument     # also a pyinstrument tree (peers venv)
@@ -82,10 +83,11 @@ def instrument(steps: Steps, mems: Sequence[Any]) -> None:
     for mem in mems:
         for name in list(mem.searcher.retrievers):
             steps.wrap(mem.searcher.retrievers, name, f"  retriever {name}")
-        for attr in ("get_messages", "message_windows"):
+        for attr in ("get_messages", "message_heads", "message_windows"):
             steps.wrap(mem.store, attr, f"  store.{attr}", ids=True)
-    for attr in ("_retrieve", "_load", "_windows"):
-        steps.wrap(engine.Searcher, attr, f"Searcher.{attr}")
+    for attr in ("_retrieve", "_load_around", "_load", "_windows"):
+        if hasattr(engine.Searcher, attr):  # _load_around since round 12
+            steps.wrap(engine.Searcher, attr, f"Searcher.{attr}")
     if hasattr(engine, "_beyond_windows"):  # since round 11
         steps.wrap(engine, "_beyond_windows", "_beyond_windows")
     steps.wrap(engine.Searcher, "_fuse", "Searcher._fuse", static=True)

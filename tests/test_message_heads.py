@@ -61,31 +61,48 @@ def test_message_heads_are_the_light_part_of_the_agents_messages(mem: Memory) ->
     assert mem.store.message_heads("nobody", ids) == []
 
 
-def test_recall_reads_in_full_only_the_turns_it_shows(mem: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_recall_reads_each_turn_in_full_once_and_by_id_only_turns_it_shows(
+    mem: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     texts = [f"turn {i} about the garden and the roses" if i % 3 == 0 else f"turn {i} small talk" for i in range(60)]
     mem.add_messages("t", _items(texts))
     store = mem.store
-    read_in_full: list[int] = []
-    real_get = store.get_messages
+    by_id: list[int] = []
+    around: list[int] = []
+    reach: list[tuple[int, int]] = []
+    real_get, real_windows = store.get_messages, store.message_windows
 
     def get_messages(agent: str, ids: Any) -> list[Message]:
-        read_in_full.extend(ids)
+        by_id.extend(ids)
         return real_get(agent, ids)
 
+    def message_windows(agent: str, ids: Any, **kwargs: Any) -> list[Message]:
+        found = real_windows(agent, ids, **kwargs)
+        around.extend(m.id for m in found)
+        reach.append((kwargs["before"], kwargs["after"]))
+        return found
+
     monkeypatch.setattr(store, "get_messages", get_messages)
+    monkeypatch.setattr(store, "message_windows", message_windows)
 
     hits = mem.recall("what about the garden roses?", limit=3)
 
     shown = {i for h in hits for i in h.message_ids}
     assert len(hits) == 3 and len(shown) > 3  # windows around the hits
-    # 20 turns match; only shown ones are read in full (the window turns no candidate held come in full
-    # from message_windows), each once.
-    assert read_in_full and set(read_in_full) <= shown
-    assert len(read_in_full) == len(set(read_in_full))
-    assert {h.id for h in hits} <= set(read_in_full)
-    for hit in hits:  # and each hit is built from the full rows, as before
+    # 20 turns match. The best candidates come in full with the turns around them (a window and one turn
+    # more on each side); other turns are read in full only when shown. No turn is read in full twice.
+    assert around and set(by_id) <= shown and reach[0] == (2, 2)
+    assert len(by_id) + len(around) == len(set(by_id) | set(around))
+    assert shown <= set(by_id) | set(around)
+    for hit in hits:  # and each hit is built from the full rows
         (message,) = real_get(mem.agent, [hit.id])
         assert (hit.text.count(message.content), hit.seq, hit.created_at) == (1, message.seq, message.created_at)
+    light = replace(get_preset("default"), beyond_window=0)
+    by_id.clear()
+    reach.clear()
+    hits = mem.recall("what about the garden roses?", limit=3, preset=light)
+    # Without the turns beyond, only the windows (one turn each side) are read around the candidates.
+    assert reach and set(reach) == {(1, 1)} and set(by_id) <= {i for h in hits for i in h.message_ids}
 
 
 def test_a_message_deleted_after_ranking_leaves_the_results(mem: Memory) -> None:

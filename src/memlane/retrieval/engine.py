@@ -9,14 +9,14 @@
    stores do: PostgreSQL from its connection pool, SQLite on a connection per thread), the retrievers'
    searches run at the same time on a small shared thread pool, and so do the loads of the fused
    candidates' records; otherwise one after another. The results are the same.
-3. The lists are fused (:mod:`.fusion`), the records loaded (and beside them the turns around the best
-   message candidates), the turns just beyond those candidates' windows joined as candidates
-   (``SearchConfig.beyond_window``), boosts applied (:mod:`.rerank`), near-copies dropped, and message hits
-   widened into context windows (:mod:`.windows`). Messages are ranked and
-   windowed by their light part (:class:`~memlane.types.MessageHead`: place, speaker, time, size); only
-   the turns finally shown are read in full (a few dozen of the ~150 candidates a recall ranks), and
-   those of the windows the calling thread reads ahead while the other searches still run (the first
-   search's best candidates' windows: the turns a recall shows, mostly, see ``Searcher._retrieve``).
+3. The lists are fused (:mod:`.fusion`), the records loaded (the best message candidates' with the turns
+   around them, the others' beside them), the turns just beyond those candidates' windows joined as
+   candidates (``SearchConfig.beyond_window``), boosts applied (:mod:`.rerank`), near-copies dropped, and
+   message hits widened into context windows (:mod:`.windows`). Messages are ranked and windowed by their
+   light part (:class:`~memlane.types.MessageHead`: place, speaker, time, size); only the turns around the
+   best candidates (read with their records, or ahead by the calling thread while the other searches still
+   run, see ``Searcher._retrieve``) and the turns finally shown are read in full (a few dozen of the ~150
+   candidates a recall ranks).
 """
 
 from __future__ import annotations
@@ -113,24 +113,7 @@ class Searcher:
         # How many of the best candidates bring the turns beyond their windows: none under a metadata filter,
         # which is the store's to apply, never the ranking's (a joined turn need not match it).
         beyond = config.beyond_window if scope.metadata is None else 0
-        anchors = _beyond_anchors(fused, beyond, read)
-        if anchors:
-            # The turns around the best candidates are read while their records are (beside them, when the
-            # store takes concurrent reads: on PostgreSQL a round trip less on the way).
-            before, after = _reach(config)
-            loaded: list[Any] = self._all(
-                [
-                    partial(self._load, agent, fused, full=read.full, records=read.records),
-                    partial(self.store.message_windows, agent, anchors, before=before, after=after),
-                ]
-            )
-            ranked: list[Ranked] = loaded[0]
-            for m in loaded[1]:
-                if _in_time(m.created_at, scope):
-                    read.turns[(m.thread, m.seq)] = m
-            read.windowed.update(anchors)
-        else:
-            ranked = self._load(agent, fused, full=read.full, records=read.records)
+        ranked = self._load_around(agent, fused, limit, beyond, config, scope, read)
         if beyond:
             ranked = _beyond_windows(ranked, beyond, config, read)
         ranked = rerank.boost_speaker(ranked, rerank.query_words(query), config.speaker_boost, scope.user)
@@ -155,11 +138,11 @@ class Searcher:
 
         With concurrent reads, the first search runs on this thread, the others on the pool. While they still
         run (the vector search waits for the query's embedding, ~8 ms of a small store's ~14), this thread
-        reads ahead, into ``read``, what the rest of the search would read after them: the first search's
-        records, then the windows of its candidates, best first, a chunk at a time until the others are done.
-        Only this thread reads ahead (measured: the search threads reading their own candidates' records made
-        a recall slower, as two threads building records at once wait for each other's turn with the
-        interpreter).
+        reads ahead, into ``read``, what the rest of the search would read after them: the windows of the
+        first search's candidates (with the candidates themselves, in full), best first, a chunk at a time
+        until the others are done; without windows, its candidates' records. Only this thread reads ahead
+        (measured: the search threads reading their own candidates' records made a recall slower, as two
+        threads building records at once wait for each other's turn with the interpreter).
         """
         pool = config.pool_size(limit)
         calls: list[tuple[str, Callable[[], list[Candidate]]]] = []
@@ -181,13 +164,15 @@ class Searcher:
         try:
             first = calls[0][1]()
             if waiting():
-                self._read_records(agent, first, read.full, read.records)
-                if any(_reach(config)):
+                if not any(_reach(config)):
+                    self._read_records(agent, first, read.full, read.records)
+                else:
                     step = _first_chunk(limit)  # the chunks the windows are built in: best first
                     for start in range(0, len(first), step):
                         if not waiting():
                             break
-                        self._read_windows(agent, first[start : start + step], config, scopes[0], read)
+                        chunk = first[start : start + step]
+                        self._read_windows(agent, [c.id for c in chunk if c.kind == "message"], config, scopes[0], read)
         finally:
             for future in futures:
                 future.exception()  # waits
@@ -195,21 +180,19 @@ class Searcher:
         return [(name, found) for (name, _), found in zip(calls, results, strict=True)]
 
     def _read_windows(
-        self, agent: str, found: Sequence[Candidate], config: SearchConfig, scope: Scope, read: _Read
+        self, agent: str, anchors: Sequence[int], config: SearchConfig, scope: Scope, read: _Read
     ) -> None:
-        """Read in full the windows (the turns of ``scope`` around them, and themselves; with
-        ``beyond_window``, one turn more on each side) of the message candidates of ``found`` that ``read``
-        holds."""
-        records = read.records["message"]
-        anchors = [c.id for c in found if c.kind == "message" and c.id in records]
+        """Read in full, into ``read``, the turns of ``scope`` around the messages ``anchors`` (their windows'
+        and, with ``beyond_window``, one more on each side) and those messages themselves."""
         if not anchors:
             return
         before, after = _reach(config)
+        records = read.records["message"]
         for m in self.store.message_windows(agent, anchors, before=before, after=after):
             if _in_time(m.created_at, scope):
                 read.turns[(m.thread, m.seq)] = m
-                # A candidate's record, should it be one (of this list or another): read in full, it is not
-                # read again to be ranked or shown. A turn that is no candidate is never looked up there.
+                # A candidate's record, should it be one (of any list): read in full, it is not read again to
+                # be ranked or shown. A turn that is no candidate is never looked up there.
                 records[m.id] = m
         read.windowed.update(anchors)
 
@@ -225,7 +208,7 @@ class Searcher:
         for kind, items in zip(kinds, loaded, strict=True):
             kept = records[kind]
             for item in items:
-                kept[item.id] = item
+                kept.setdefault(item.id, item)  # a message read in full meanwhile (a window's turn) stays so
         return records
 
     def _getter(self, kind: str, full: bool) -> Callable[[str, Sequence[int]], Sequence[Record]]:
@@ -276,6 +259,36 @@ class Searcher:
             for c in fused
             if (item := records[c.kind].get(c.id)) is not None
         ]
+
+    def _load_around(
+        self,
+        agent: str,
+        fused: Sequence[Candidate],
+        limit: int,
+        beyond: int,
+        config: SearchConfig,
+        scope: Scope,
+        read: _Read,
+    ) -> list[Ranked]:
+        """The candidates with their records, as :meth:`_load`, and the turns around the best message
+        candidates read in full in the same round: those the windows of the first hits need (the first
+        ``_first_chunk(limit)``) and those just beyond the best ``beyond`` candidates' windows. Those
+        candidates' own records come with their turns; the others' are read beside them (at the same time
+        when the store allows it). So on PostgreSQL one round trip after the searches reads what used to
+        take three (records, windows, then the shown turns in full)."""
+        windowed = config.window_before or config.window_after
+        count = max(beyond, _first_chunk(limit) if windowed else 0)
+        best = [c.id for c in fused if c.kind == "message"][:count]
+        anchors = [i for i in best if i not in read.windowed]
+        if anchors:
+            ids = set(anchors)
+            rest = [c for c in fused if c.kind != "message" or c.id not in ids]
+            reads: list[Callable[[], object]] = [
+                partial(self._read_windows, agent, anchors, config, scope, read),
+                partial(self._read_records, agent, rest, read.full, read.records),
+            ]
+            self._all(reads)
+        return self._load(agent, fused, full=read.full, records=read.records)
 
     def _show(self, agent: str, shown: Sequence[Ranked]) -> list[Found]:
         """The results with full records: the messages held as heads (items and window turns) read in
@@ -395,9 +408,8 @@ def _first_chunk(limit: int) -> int:
     return limit + limit // 4 + 1
 
 
-def _beyond_anchors(fused: Sequence[Candidate], count: int, read: _Read) -> list[int]:
-    """The best ``count`` message candidates whose turns around them were not read yet (with the
-    read-ahead: ``read.windowed``)."""
+def _unread_anchors(fused: Sequence[Candidate], count: int, read: _Read) -> list[int]:
+    """The best ``count`` message candidates whose turns around them were not read yet."""
     best = [c.id for c in fused if c.kind == "message"][:count]
     return [i for i in best if i not in read.windowed]
 
