@@ -14,6 +14,14 @@ space. Queries are LoCoMo's real questions, embedded by the same model.
     .venv/bin/python bench/broad.py own LOCATION QUERIES [--rounds 3]    # recall()'s own work
     .venv/bin/python bench/broad.py budgets LOCATION 2000:4000 5000:10000   # keyword budgets (SQLite)
     .venv/bin/python bench/broad.py cells LOCATION 2:0.024 6:0.015 [--rows N] # index cells (SQLite)
+    .venv/bin/python bench/broad.py lockstep LOCATION /tmp/base . .:beyond_window=0 [--passes 3]
+
+``lockstep`` compares two or more versions of memlane (or presets) on one store: each side is a source tree
+(the folder holding ``src/memlane``, e.g. a ``git archive`` of another commit), optionally followed by ``:``
+and preset fields (``field=value,...``), served by a process of its own; every question goes to each side in
+turn, the order shuffled per question, so all sides meet the same load at nearly the same moment (separate
+runs minutes apart differed by more than the changes measured). It prints each side's recall() p50 / p95 /
+mean and, against the first side, the median of the per-question differences.
 
 ``reads`` measures, in a fresh process per backend: (1) ``recall(question, limit=10)`` without a user, wall
 and CPU, with the query embedded every time, split into embedding / keyword / vector search; (2) the vector
@@ -27,7 +35,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import subprocess
 import sys
 import tempfile
 import time
@@ -334,6 +344,102 @@ def cells(location: str, queries: int, variants: list[tuple[float, float]], rows
     return out
 
 
+def lockstep(location: str, sides: list[str], queries: int, passes: int) -> dict[str, Any]:
+    """recall() of every side (``SRC[:field=value,...]``) in lockstep over the same questions: see the module
+    docstring."""
+    for spec in sides:
+        src = Path(spec.partition(":")[0])
+        if not (src / "src" / "memlane" / "__init__.py").is_file():
+            raise SystemExit(f"{src} holds no src/memlane: a side is a source tree, e.g. a git archive")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMLANE_")}
+    load_start = backends.load_avg()
+    with tempfile.TemporaryDirectory(prefix="memlane-bench-home-") as home:
+        env["MEMLANE_HOME"] = home
+        procs = [
+            subprocess.Popen(
+                [sys.executable, __file__, "side", location, str(queries), spec],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+                env=env,
+            )
+            for spec in sides
+        ]
+        try:
+            for spec, proc in zip(sides, procs, strict=True):
+                if proc.stdout is None or proc.stdout.readline().strip() != "ready":
+                    raise RuntimeError(f"side {spec} did not start (its error is above)")
+            times: list[list[float]] = [[] for _ in sides]
+            rng = random.Random(SEED)
+            order = list(range(len(sides)))
+            for _ in range(passes):
+                for i in range(queries):
+                    rng.shuffle(order)
+                    for k in order:
+                        times[k].append(_ask(procs[k], i))
+        finally:
+            for proc in procs:
+                if proc.stdin is not None:
+                    proc.stdin.close()
+                proc.wait(timeout=60)
+    first = times[0]
+    out: dict[str, Any] = {"queries": queries, "passes": passes, "load": {"start": load_start}}
+    for spec, t in zip(sides, times, strict=True):
+        diffs = [b - a for a, b in zip(first, t, strict=True)]
+        out[spec] = {
+            "p50": backends.pct(t, 50),
+            "p95": backends.pct(t, 95),
+            "mean": round(float(np.mean(t)), 2),
+            "paired_diff_median": round(float(np.median(diffs)), 2),
+        }
+    out["load"]["end"] = backends.load_avg()
+    return out
+
+
+def _ask(proc: subprocess.Popen[str], index: int) -> float:
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(f"{index}\n")
+    proc.stdin.flush()
+    line = proc.stdout.readline()
+    if not line:
+        raise RuntimeError("a side stopped answering (its error is above)")
+    return float(line)
+
+
+def side(location: str, queries: int, spec: str) -> None:
+    """One side of ``lockstep``, in its own process: answers question numbers read from stdin with the ms
+    recall() took (the query embedded every time), after warming up as ``reads`` does."""
+    src, _, fields = spec.partition(":")
+    sys.path.insert(0, str(Path(src).resolve() / "src"))
+    from locomo import build_config
+    from memlane import Memory, load_settings
+    from memlane.embeddings import make_embedder
+    from memlane.store import open_store
+
+    config = build_config("default", [f for f in fields.split(",") if f])
+    _, questions = backends.locomo()
+    rng = random.Random(SEED)
+    rng.shuffle(questions)
+    asked, warm = questions[:queries], questions[queries : queries + WARMUP]
+    store = open_store(location)
+    embedder = make_embedder("minilm")
+    settings = load_settings(worker="none", embedder="minilm")
+    mem = Memory(store=store, agent=backends.AGENT, settings=settings, embedder=embedder, llm=None)
+    mem.recall(asked[0], limit=10, preset=config)
+    _wait_for_index(store)
+    for q in warm:
+        mem.recall(q, limit=10, preset=config)
+    print("ready", flush=True)
+    for line in sys.stdin:
+        question = asked[int(line)]
+        embedder.clear_cache()
+        began = time.perf_counter()
+        mem.recall(question, limit=10, preset=config)
+        print((time.perf_counter() - began) * 1e3, flush=True)
+    mem.close()
+    store.close()
+
+
 def evidence_texts() -> dict[str, set[str]]:
     """LoCoMo question -> the texts of the turns its answer is in (its ``evidence``), over all conversations."""
     from locomo import parse_evidence
@@ -474,6 +580,15 @@ def main() -> None:
     p.add_argument("variants", nargs="+", help="FACTOR:SHARE, e.g. 2:0.024 6:0.015")
     p.add_argument("--rows", type=int, help="build over this many of the agent's rows, drawn at random")
     p.add_argument("--queries", type=int, default=200)
+    p = sub.add_parser("lockstep", help="versions or presets side by side, each question to each in turn")
+    p.add_argument("location")
+    p.add_argument("sides", nargs="+", help="SRC[:field=value,...], e.g. /tmp/base . .:beyond_window=0")
+    p.add_argument("--queries", type=int, default=200)
+    p.add_argument("--passes", type=int, default=3)
+    p = sub.add_parser("side", help=argparse.SUPPRESS)
+    p.add_argument("location")
+    p.add_argument("queries", type=int)
+    p.add_argument("spec")
     p = sub.add_parser("table")
     p.add_argument("json", type=Path)
     args = parser.parse_args()
@@ -485,6 +600,12 @@ def main() -> None:
         print(json.dumps(reads(args.location, args.queries)))
     elif args.command == "own":
         print(json.dumps(own(args.location, args.queries, args.rounds)))
+    elif args.command == "lockstep":
+        if len(args.sides) < 2:
+            parser.error("lockstep compares at least two sides")
+        print(json.dumps(lockstep(args.location, args.sides, args.queries, args.passes)))
+    elif args.command == "side":
+        side(args.location, args.queries, args.spec)
     elif args.command == "cells":
         specs = _pairs(parser, args.variants, float, "FACTOR:SHARE (numbers), e.g. 6:0.015")
         for row in cells(args.location, args.queries, specs, args.rows):

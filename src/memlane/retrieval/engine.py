@@ -278,8 +278,7 @@ class Searcher:
         take three (records, windows, then the shown turns in full)."""
         windowed = config.window_before or config.window_after
         count = max(beyond, _first_chunk(limit) if windowed else 0)
-        best = [c.id for c in fused if c.kind == "message"][:count]
-        anchors = [i for i in best if i not in read.windowed]
+        anchors = _unread_anchors(fused, count, read)
         if anchors:
             ids = set(anchors)
             rest = [c for c in fused if c.kind != "message" or c.id not in ids]
