@@ -171,9 +171,12 @@ def reads(location: str, queries: int) -> dict[str, Any]:
     return out
 
 
-def _warmed(location: str, queries: int) -> tuple[list[str], Any, Any, Any]:
+def _warmed(
+    location: str, queries: int, preset: Any = None, *, asked_too: bool = True
+) -> tuple[list[str], Any, Any, Any]:
     """(the questions to ask, the store, the MiniLM embedder, a ``Memory`` over the store) after the index
-    is built and every question and ``WARMUP`` others were asked once: word counts and query vectors cached."""
+    is built and ``WARMUP`` other questions (and, ``asked_too``, every question) were asked once with
+    ``preset`` (None: the default): word counts and query vectors cached."""
     from memlane import Memory, load_settings
     from memlane.embeddings import make_embedder
     from memlane.store import open_store
@@ -186,10 +189,10 @@ def _warmed(location: str, queries: int) -> tuple[list[str], Any, Any, Any]:
     embedder = make_embedder("minilm")
     settings = load_settings(worker="none", embedder="minilm")
     mem = Memory(store=store, agent=backends.AGENT, settings=settings, embedder=embedder, llm=None)
-    mem.recall(asked[0], limit=10)
+    mem.recall(asked[0], limit=10, preset=preset)
     _wait_for_index(store)
-    for q in warm + asked:
-        mem.recall(q, limit=10)
+    for q in warm + (asked if asked_too else []):
+        mem.recall(q, limit=10, preset=preset)
     return asked, store, embedder, mem
 
 
@@ -412,23 +415,9 @@ def side(location: str, queries: int, spec: str) -> None:
     src, _, fields = spec.partition(":")
     sys.path.insert(0, str(Path(src).resolve() / "src"))
     from locomo import build_config
-    from memlane import Memory, load_settings
-    from memlane.embeddings import make_embedder
-    from memlane.store import open_store
 
     config = build_config("default", [f for f in fields.split(",") if f])
-    _, questions = backends.locomo()
-    rng = random.Random(SEED)
-    rng.shuffle(questions)
-    asked, warm = questions[:queries], questions[queries : queries + WARMUP]
-    store = open_store(location)
-    embedder = make_embedder("minilm")
-    settings = load_settings(worker="none", embedder="minilm")
-    mem = Memory(store=store, agent=backends.AGENT, settings=settings, embedder=embedder, llm=None)
-    mem.recall(asked[0], limit=10, preset=config)
-    _wait_for_index(store)
-    for q in warm:
-        mem.recall(q, limit=10, preset=config)
+    asked, store, embedder, mem = _warmed(location, queries, config, asked_too=False)
     print("ready", flush=True)
     for line in sys.stdin:
         question = asked[int(line)]
