@@ -350,6 +350,8 @@ def cells(location: str, queries: int, variants: list[tuple[float, float]], rows
 def lockstep(location: str, sides: list[str], queries: int, passes: int) -> dict[str, Any]:
     """recall() of every side (``SRC[:field=value,...]``) in lockstep over the same questions: see the module
     docstring."""
+    if not location.startswith(("postgresql://", "postgres://")) and not Path(location).is_file():
+        raise SystemExit(f"no store at {location}: make one with `broad.py build LOCATION SIZE`")
     for spec in sides:
         src = Path(spec.partition(":")[0])
         if not (src / "src" / "memlane" / "__init__.py").is_file():
@@ -570,10 +572,10 @@ def main() -> None:
     p.add_argument("--rows", type=int, help="build over this many of the agent's rows, drawn at random")
     p.add_argument("--queries", type=int, default=200)
     p = sub.add_parser("lockstep", help="versions or presets side by side, each question to each in turn")
-    p.add_argument("location")
+    p.add_argument("location", help="a store `build` made: SQLite path or PostgreSQL URL")
     p.add_argument("sides", nargs="+", help="SRC[:field=value,...], e.g. /tmp/base . .:beyond_window=0")
-    p.add_argument("--queries", type=int, default=200)
-    p.add_argument("--passes", type=int, default=3)
+    p.add_argument("--queries", type=int, default=200, help="questions asked (default 200)")
+    p.add_argument("--passes", type=int, default=3, help="times each side is asked each question (default 3)")
     p = sub.add_parser("side", help=argparse.SUPPRESS)
     p.add_argument("location")
     p.add_argument("queries", type=int)
