@@ -9,7 +9,7 @@ the time of each step of the search is summed by wrapping it (a few microseconds
   query names a time, inside that range too; on the search threads when the store takes concurrent reads),
 - ``Searcher._retrieve`` (their wall time together), ``_fuse``, ``_load_around`` (the fused candidates' records,
   the best ones' with the turns around them), ``_load`` (inside it: the records still missing),
-  ``_beyond_windows`` (joining the turns beyond the best candidates' windows, read beside ``_load``), each
+  ``_beyond_windows`` (joining the turns beyond the best candidates' windows, read by ``_load_around``), each
   boost of ``rerank``, ``_windows`` (the neighbouring turns), ``Memory._hydrate``,
 - the store calls those steps make (``get_messages``, ``message_heads``, ``message_windows``).
 

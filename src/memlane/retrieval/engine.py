@@ -89,6 +89,10 @@ class Searcher:
             ConfigError: the config names a retriever that is not registered.
         """
         now = now or datetime.now(UTC)
+        if scope.metadata is not None and config.beyond_window:
+            # No turn joins from beyond a window under a metadata filter, which is the store's to apply, never
+            # the ranking's (a joined turn need not match it); nor is the turn beyond read.
+            config = replace(config, beyond_window=0)
         when, text = (None, query) if config.time_mode == "off" else find_time_range(query, now)
         if not text.strip():
             text = query
@@ -110,12 +114,9 @@ class Searcher:
         if not lists:
             return []
         fused = self._fuse(lists, config)
-        # How many of the best candidates bring the turns beyond their windows: none under a metadata filter,
-        # which is the store's to apply, never the ranking's (a joined turn need not match it).
-        beyond = config.beyond_window if scope.metadata is None else 0
-        ranked = self._load_around(agent, fused, limit, beyond, config, scope, read)
-        if beyond:
-            ranked = _beyond_windows(ranked, beyond, config, read)
+        ranked = self._load_around(agent, fused, limit, config, scope, read)
+        if config.beyond_window:
+            ranked = _beyond_windows(ranked, config, read)
         ranked = rerank.boost_speaker(ranked, rerank.query_words(query), config.speaker_boost, scope.user)
         ranked = rerank.boost_time(ranked, when, config.time_boost, config.time_slack_days)
         ranked = rerank.boost_recency(ranked, now, config.recency_weight, config.recency_half_life_days)
@@ -265,19 +266,18 @@ class Searcher:
         agent: str,
         fused: Sequence[Candidate],
         limit: int,
-        beyond: int,
         config: SearchConfig,
         scope: Scope,
         read: _Read,
     ) -> list[Ranked]:
         """The candidates with their records, as :meth:`_load`, and the turns around the best message
         candidates read in full in the same round: those the windows of the first hits need (the first
-        ``_first_chunk(limit)``) and those just beyond the best ``beyond`` candidates' windows. Those
+        ``_first_chunk(limit)``) and those just beyond the best ``config.beyond_window`` candidates' windows. Those
         candidates' own records come with their turns; the others' are read beside them (at the same time
         when the store allows it). So on PostgreSQL one round trip after the searches reads what used to
         take three (records, windows, then the shown turns in full)."""
         windowed = config.window_before or config.window_after
-        count = max(beyond, _first_chunk(limit) if windowed else 0)
+        count = max(config.beyond_window, _first_chunk(limit) if windowed else 0)
         anchors = _unread_anchors(fused, count, read)
         if anchors:
             ids = set(anchors)
@@ -413,15 +413,15 @@ def _unread_anchors(fused: Sequence[Candidate], count: int, read: _Read) -> list
     return [i for i in best if i not in read.windowed]
 
 
-def _beyond_windows(ranked: list[Ranked], count: int, config: SearchConfig, read: _Read) -> list[Ranked]:
-    """``ranked`` with the turns just beyond the windows of its best ``count`` message candidates joined as
-    candidates (see ``SearchConfig.beyond_window``), best first, from the turns ``read`` holds (those read
-    around the best candidates, in the scope's time) and the candidates themselves.
+def _beyond_windows(ranked: list[Ranked], config: SearchConfig, read: _Read) -> list[Ranked]:
+    """``ranked`` with the turns just beyond the windows of its best ``config.beyond_window`` message
+    candidates joined as candidates (see ``SearchConfig``), best first, from the turns ``read`` holds (those
+    read around the best candidates, in the scope's time) and the candidates themselves.
 
     A joined turn is in the scope as its candidate is: the same thread (so the same user's threads),
     inside the scope's time.
     """
-    top = [(r.score, r.item) for r in ranked if isinstance(r.item, MESSAGE_ITEMS)][:count]
+    top = [(r.score, r.item) for r in ranked if isinstance(r.item, MESSAGE_ITEMS)][: config.beyond_window]
     if not top:
         return ranked
     before, after = _reach(config)
