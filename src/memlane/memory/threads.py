@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ..errors import InvalidInput, NotFound, StorageError
-from ..store.base import WriteVectors
+from ..store.base import ThreadAppend, WriteVectors
 from ..types import Message, Thread, UserRecord
 from ..validation import (
     NewMessage,
@@ -177,13 +177,13 @@ class ThreadsMixin(MemoryBase):
 
         The texts of all threads are embedded together, so a caller holding writes for many conversations at
         once (a bot's queue of incoming messages, an import) has the model run full batches instead of one
-        small batch per thread. Every item is checked before anything is stored; then each thread's messages
-        are stored in one transaction of their own, thread after thread.
+        small batch per thread. Every item is checked before anything is stored; then every thread's messages
+        are stored in one transaction: all of them, or none.
 
         Raises:
             InvalidInput: ``messages`` is not a mapping, or a thread key or an item is invalid (the message
                 names the thread and the item's index; nothing is stored).
-            StorageError: a write failed; the threads before it in ``messages`` are stored, the others not.
+            StorageError: the write failed; nothing is stored.
         """
         if not isinstance(messages, Mapping):
             raise InvalidInput(f"messages must map thread keys to lists of messages, not {type(messages).__name__}")
@@ -194,21 +194,17 @@ class ThreadsMixin(MemoryBase):
                 writes.append((key, self._new_messages(items)))
             except InvalidInput as exc:
                 raise InvalidInput(f"thread {key!r}: {exc}") from exc
-        # The first thread's transaction waits for every vector: an embedding error stores nothing.
         texts = [item_text(m) for _, checked in writes for m in checked]
         embedding = self._embed_while_writing(texts)
-        stored: dict[str, list[Message]] = {}
         later = embedding is not None and embedding.later
-        start = 0
-        try:
-            for key, checked in writes:
-                end = start + len(checked)
-                vectors = None if embedding is None or later else embedding.rows(start, end)
-                stored[key] = self._append(key, checked, vectors, later=later)
-                start = end
-        finally:
-            if later:  # every stored thread's texts at once: one model run for them all
-                self._leave_behind([m for ms in stored.values() for m in ms], texts[:start])
+        vectors = None if embedding is None or later else embedding.rows(0, len(texts))
+        appended = self.store.add_to_threads(
+            self.agent, [self._thread_append(key, checked) for key, checked in writes], self._now(), vectors,
+            vectors_later=later,
+        )  # fmt: skip
+        stored = {key: messages for (key, _), messages in zip(writes, appended, strict=True)}
+        if later:  # every thread's texts at once: one model run for them all
+            self._leave_behind([m for ms in appended for m in ms], texts)
         return stored
 
     def _new_messages(self, items: Iterable[Mapping[str, Any]]) -> list[NewMessage]:
@@ -225,11 +221,14 @@ class ThreadsMixin(MemoryBase):
         """Store checked messages (and their vectors, if any: perhaps still being embedded; with ``later``,
         their mark as waiting for them) at the end of thread ``key``, with the jobs the pipeline queues for
         them, in one transaction."""
+        appends = [self._thread_append(key, checked)]
+        return self.store.add_to_threads(self.agent, appends, self._now(), vectors, vectors_later=later)[0]
+
+    def _thread_append(self, key: str, checked: list[NewMessage]) -> ThreadAppend:
+        """Checked messages for thread ``key`` as the store writes them: with their token counts and the jobs
+        the pipeline queues for them."""
         counts = [self._count(m) for m in checked]
-        jobs = self.pipeline.after_messages(key, checked) if checked else []
-        return self.store.add_messages(
-            self.agent, key, checked, counts, self._now(), vectors, jobs, vectors_later=later
-        )
+        return ThreadAppend(key, checked, counts, self.pipeline.after_messages(key, checked) if checked else [])
 
     def history(
         self, thread: str, limit: int | None = None, *, before: int | None = None, after: int | None = None

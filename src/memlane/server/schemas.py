@@ -74,7 +74,7 @@ ThreadKeyText = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[^
 
 class ThreadsMessagesBody(Body):
     """Messages for several threads at once (``Memory.add_to_threads``): their texts are embedded together,
-    each thread's messages stored all or none."""
+    and every thread's messages stored in one transaction: all of them, or none."""
 
     threads: dict[ThreadKeyText, list[MessageBody]] = Field(min_length=1, max_length=MAX_BATCH_MESSAGES)
 

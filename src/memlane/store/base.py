@@ -32,7 +32,17 @@ from ..types import (
 )
 from ..validation import NewFact, NewJob, NewMessage, NewSummary
 
-__all__ = ["Candidate", "FactFilter", "QueryVector", "Scope", "Store", "StoreStatus", "WriteVectors", "vectors_now"]
+__all__ = [
+    "Candidate",
+    "FactFilter",
+    "QueryVector",
+    "Scope",
+    "Store",
+    "StoreStatus",
+    "ThreadAppend",
+    "WriteVectors",
+    "vectors_now",
+]
 
 #: The query's embedding, asked for only when a keyword search needs it (see :meth:`Store.keyword_search`).
 QueryVector = Callable[[], np.ndarray]
@@ -99,6 +109,17 @@ class Candidate:
     score: float
     source: str = ""
     coverage: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ThreadAppend:
+    """Messages to append to one thread, in a write of one or several threads (:meth:`Store.add_to_threads`):
+    the checked items, their token counts and the jobs queued with them."""
+
+    thread: str
+    items: Sequence[NewMessage]
+    token_counts: Sequence[int]
+    jobs: Sequence[NewJob] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,54 +209,74 @@ class Store(ABC):
         (see :meth:`pending_vectors`; :meth:`set_vectors` ends the wait).
         Raises InvalidInput if there are not as many vectors as items, or if both are given.
         """
-        if not items:
-            return []
+        appended = self.add_to_threads(
+            agent, [ThreadAppend(thread, items, token_counts, jobs)], now, vectors, vectors_later=vectors_later
+        )
+        return appended[0]
+
+    def add_to_threads(
+        self,
+        agent: str,
+        appends: Sequence[ThreadAppend],
+        now: datetime,
+        vectors: WriteVectors | None = None,
+        *,
+        vectors_later: bool = False,
+    ) -> list[list[Message]]:
+        """:meth:`add_messages` for several threads in one transaction: every thread's messages are stored, or
+        none. ``vectors`` holds the rows of every append's items, in order; the call (when it is one) is made
+        once every thread's messages are written. Returns each append's messages, in order."""
+        count = sum(len(a.items) for a in appends)
         if vectors_later and vectors is not None:
             raise InvalidInput("a write stores its vectors or waits for them, not both")
         if callable(vectors):
-            vectors = _counted(vectors, len(items))
-        elif vectors is not None and len(vectors) != len(items):
-            raise InvalidInput(f"{len(vectors)} vectors for {len(items)} messages")
-        times = [(item.created_at or now).astimezone(UTC) for item in items]
-        first_seq, ids = self._append_messages(
-            agent, thread, items, token_counts, times, now, vectors, jobs, vectors_later
-        )
+            vectors = _counted(vectors, count)
+        elif vectors is not None and len(vectors) != count:
+            raise InvalidInput(f"{len(vectors)} vectors for {count} messages")
+        for append in appends:
+            if len(append.token_counts) != len(append.items):
+                raise InvalidInput(f"{len(append.token_counts)} token counts for {len(append.items)} messages")
+        if count == 0:
+            return [[] for _ in appends]
+        times = [[(item.created_at or now).astimezone(UTC) for item in a.items] for a in appends]
+        written = self._append_messages(agent, appends, times, now, vectors, vectors_later)
         return [
-            Message(
-                id=ids[i],
-                agent=agent,
-                thread=thread,
-                seq=first_seq + i,
-                role=cast(Any, item.role),
-                content=item.content,
-                user=item.user,
-                name=item.name,
-                tool_calls=item.tool_calls,
-                tool_call_id=item.tool_call_id,
-                token_count=token_counts[i],
-                metadata=item.metadata,
-                created_at=times[i],
-            )
-            for i, item in enumerate(items)
+            [
+                Message(
+                    id=ids[i],
+                    agent=agent,
+                    thread=append.thread,
+                    seq=first_seq + i,
+                    role=cast(Any, item.role),
+                    content=item.content,
+                    user=item.user,
+                    name=item.name,
+                    tool_calls=item.tool_calls,
+                    tool_call_id=item.tool_call_id,
+                    token_count=append.token_counts[i],
+                    metadata=item.metadata,
+                    created_at=stamps[i],
+                )
+                for i, item in enumerate(append.items)
+            ]
+            for append, stamps, (first_seq, ids) in zip(appends, times, written, strict=True)
         ]
 
     @abstractmethod
     def _append_messages(
         self,
         agent: str,
-        thread: str,
-        items: Sequence[NewMessage],
-        token_counts: Sequence[int],
-        times: Sequence[datetime],
+        appends: Sequence[ThreadAppend],
+        times: Sequence[Sequence[datetime]],
         now: datetime,
         vectors: WriteVectors | None,
-        jobs: Sequence[NewJob],
         vectors_later: bool,
-    ) -> tuple[int, list[int]]:
-        """The write of :meth:`add_messages` (items checked, ``times`` their creation times in UTC; the
-        vectors, when a call, asked for with :func:`vectors_now` after the messages are written; with
-        ``vectors_later`` the messages' ids go into the pending vectors); returns the first sequence number
-        taken and the ids of the messages, in order."""
+    ) -> list[tuple[int, list[int]]]:
+        """The write of :meth:`add_to_threads`, in one transaction (``times``: each append's items' creation
+        times in UTC; an append without items writes nothing and takes no number). The vectors, when a call,
+        are asked for with :func:`vectors_now` once every append's messages are written; with
+        ``vectors_later`` the messages' ids go into the pending vectors. Returns, per append, the first
+        sequence number taken and the ids of its messages, in order."""
 
     @abstractmethod
     def get_thread(self, agent: str, thread: str) -> Thread | None:

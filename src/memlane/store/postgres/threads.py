@@ -16,9 +16,9 @@ from psycopg import sql
 
 from ...errors import NotFound
 from ...types import Message, MessageHead, Thread, UserRecord
-from ...validation import NewJob, NewMessage
+from ...validation import NewJob
 from .._common import dump_json, known_roles
-from ..base import WriteVectors, vectors_now
+from ..base import ThreadAppend, WriteVectors, vectors_now
 from .common import (
     HEAD_SELECT,
     MESSAGE_SELECT,
@@ -38,6 +38,71 @@ from .jobs import insert_jobs
 __all__ = ["PostgresThreads"]
 
 
+def _append_to_thread(
+    conn: Conn, agent_id: int, append: ThreadAppend, stamps: Sequence[datetime]
+) -> tuple[int, list[int]]:
+    """Write one thread's messages (the thread created or locked, its participants and user records); the
+    first sequence number taken and the messages' ids, in order."""
+    items, token_counts, n = append.items, append.token_counts, len(append.items)
+    # Create the thread or lock it, and allocate n sequence numbers, in one statement.
+    row = one_row(
+        conn,
+        "INSERT INTO threads AS t (agent_id, key, next_seq, message_count, created_at, updated_at) "
+        "VALUES (%(agent)s, %(key)s, 1 + %(n)s, %(n)s, %(first)s, %(last)s) "
+        "ON CONFLICT (agent_id, key) DO UPDATE SET next_seq = t.next_seq + %(n)s, "
+        "message_count = t.message_count + %(n)s, updated_at = greatest(t.updated_at, %(last)s), "
+        "created_at = least(t.created_at, %(first)s) RETURNING t.id, t.next_seq - %(n)s",
+        {"agent": agent_id, "key": append.thread, "n": n, "first": min(stamps), "last": max(stamps)},
+    )
+    thread_id, first_seq = int(row[0]), int(row[1])
+    # Participants are recorded by the same statement (one round trip fewer).
+    rows = conn.execute(
+        "WITH new AS (INSERT INTO messages (agent_id, thread_id, seq, role, user_id, name, content, "
+        "tool_calls, tool_call_id, token_count, metadata, created_at) "
+        "SELECT %(agent)s, %(thread)s, %(first)s + x.n - 1, x.role, x.user_id, x.name, x.content, "
+        "x.tool_calls::json, x.tool_call_id, x.token_count, x.metadata::json, x.created_at "
+        "FROM unnest(%(role)s::text[], %(user)s::text[], %(name)s::text[], %(content)s::text[], "
+        "%(calls)s::text[], %(call_id)s::text[], %(tokens)s::integer[], %(meta)s::text[], "
+        "%(at)s::timestamptz[]) WITH ORDINALITY "
+        "AS x(role, user_id, name, content, tool_calls, tool_call_id, token_count, metadata, created_at, n) "
+        "RETURNING seq, id, user_id), "
+        "users AS (INSERT INTO thread_users (thread_id, user_id, agent_id) "
+        "SELECT DISTINCT %(thread)s::bigint, user_id, %(agent)s::bigint FROM new WHERE user_id IS NOT NULL "
+        "ON CONFLICT DO NOTHING) "
+        "SELECT seq, id FROM new",
+        {
+            "agent": agent_id,
+            "thread": thread_id,
+            "first": first_seq,
+            "role": [item.role for item in items],
+            "user": [item.user for item in items],
+            "name": [item.name for item in items],
+            "content": [item.content for item in items],
+            "calls": [None if item.tool_calls is None else dump_json(item.tool_calls) for item in items],
+            "call_id": [item.tool_call_id for item in items],
+            "tokens": list(token_counts),
+            "meta": [dump_json(item.metadata) for item in items],
+            "at": stamps,
+        },
+    ).fetchall()
+    spoke: dict[str, tuple[int, datetime]] = {}
+    for item, stamp in zip(items, stamps, strict=True):
+        if item.user is not None and item.role == "user":
+            count, last = spoke.get(item.user, (0, stamp))
+            spoke[item.user] = (count + 1, max(last, stamp))
+    if spoke:
+        conn.cursor().executemany(
+            "INSERT INTO user_records AS u (agent_id, user_id, interactions, last_interaction) "
+            "VALUES (%s, %s, %s, %s) ON CONFLICT (agent_id, user_id) DO UPDATE SET "
+            "interactions = u.interactions + excluded.interactions, "
+            "last_interaction = greatest(u.last_interaction, excluded.last_interaction)",
+            [(agent_id, user, n, last) for user, (n, last) in sorted(spoke.items())],
+        )
+    by_seq = {int(seq): int(mid) for seq, mid in rows}
+    ids = [by_seq[first_seq + i] for i in range(n)]
+    return first_seq, ids
+
+
 class PostgresThreads(PostgresHost):
     """Thread and message methods of the store contract."""
 
@@ -51,86 +116,30 @@ class PostgresThreads(PostgresHost):
     def _append_messages(
         self,
         agent: str,
-        thread: str,
-        items: Sequence[NewMessage],
-        token_counts: Sequence[int],
-        times: Sequence[datetime],
+        appends: Sequence[ThreadAppend],
+        times: Sequence[Sequence[datetime]],
         now: datetime,
         vectors: WriteVectors | None,
-        jobs: Sequence[NewJob],
         vectors_later: bool,
-    ) -> tuple[int, list[int]]:
-        stamps = list(times)
-        n = len(items)
-
-        def write(conn: Conn) -> tuple[int, int, list[int]]:
+    ) -> list[tuple[int, list[int]]]:
+        def write(conn: Conn) -> tuple[int, list[tuple[int, list[int]]]]:
             agent_id = self._ensure_agent(conn, agent, now)
-            # Create the thread or lock it, and allocate n sequence numbers, in one statement.
-            row = one_row(
-                conn,
-                "INSERT INTO threads AS t (agent_id, key, next_seq, message_count, created_at, updated_at) "
-                "VALUES (%(agent)s, %(key)s, 1 + %(n)s, %(n)s, %(first)s, %(last)s) "
-                "ON CONFLICT (agent_id, key) DO UPDATE SET next_seq = t.next_seq + %(n)s, "
-                "message_count = t.message_count + %(n)s, updated_at = greatest(t.updated_at, %(last)s), "
-                "created_at = least(t.created_at, %(first)s) RETURNING t.id, t.next_seq - %(n)s",
-                {"agent": agent_id, "key": thread, "n": n, "first": min(stamps), "last": max(stamps)},
-            )
-            thread_id, first_seq = int(row[0]), int(row[1])
-            # Participants are recorded by the same statement (one round trip fewer).
-            rows = conn.execute(
-                "WITH new AS (INSERT INTO messages (agent_id, thread_id, seq, role, user_id, name, content, "
-                "tool_calls, tool_call_id, token_count, metadata, created_at) "
-                "SELECT %(agent)s, %(thread)s, %(first)s + x.n - 1, x.role, x.user_id, x.name, x.content, "
-                "x.tool_calls::json, x.tool_call_id, x.token_count, x.metadata::json, x.created_at "
-                "FROM unnest(%(role)s::text[], %(user)s::text[], %(name)s::text[], %(content)s::text[], "
-                "%(calls)s::text[], %(call_id)s::text[], %(tokens)s::integer[], %(meta)s::text[], "
-                "%(at)s::timestamptz[]) WITH ORDINALITY "
-                "AS x(role, user_id, name, content, tool_calls, tool_call_id, token_count, metadata, created_at, n) "
-                "RETURNING seq, id, user_id), "
-                "users AS (INSERT INTO thread_users (thread_id, user_id, agent_id) "
-                "SELECT DISTINCT %(thread)s::bigint, user_id, %(agent)s::bigint FROM new WHERE user_id IS NOT NULL "
-                "ON CONFLICT DO NOTHING) "
-                "SELECT seq, id FROM new",
-                {
-                    "agent": agent_id,
-                    "thread": thread_id,
-                    "first": first_seq,
-                    "role": [item.role for item in items],
-                    "user": [item.user for item in items],
-                    "name": [item.name for item in items],
-                    "content": [item.content for item in items],
-                    "calls": [None if item.tool_calls is None else dump_json(item.tool_calls) for item in items],
-                    "call_id": [item.tool_call_id for item in items],
-                    "tokens": list(token_counts),
-                    "meta": [dump_json(item.metadata) for item in items],
-                    "at": stamps,
-                },
-            ).fetchall()
-            spoke: dict[str, tuple[int, datetime]] = {}
-            for item, stamp in zip(items, stamps, strict=True):
-                if item.user is not None and item.role == "user":
-                    count, last = spoke.get(item.user, (0, stamp))
-                    spoke[item.user] = (count + 1, max(last, stamp))
-            if spoke:
-                conn.cursor().executemany(
-                    "INSERT INTO user_records AS u (agent_id, user_id, interactions, last_interaction) "
-                    "VALUES (%s, %s, %s, %s) ON CONFLICT (agent_id, user_id) DO UPDATE SET "
-                    "interactions = u.interactions + excluded.interactions, "
-                    "last_interaction = greatest(u.last_interaction, excluded.last_interaction)",
-                    [(agent_id, user, n, last) for user, (n, last) in sorted(spoke.items())],
-                )
-            by_seq = {int(seq): int(mid) for seq, mid in rows}
-            ids = [by_seq[first_seq + i] for i in range(n)]
-            insert_jobs(conn, agent_id, jobs, now)
+            # Threads are locked in the order of their keys, so two writes of the same threads cannot deadlock.
+            written: list[tuple[int, list[int]]] = [(0, [])] * len(appends)
+            for i in sorted(range(len(appends)), key=lambda i: appends[i].thread):
+                if appends[i].items:
+                    written[i] = _append_to_thread(conn, agent_id, appends[i], times[i])
+            insert_jobs(conn, agent_id, [job for append in appends for job in append.jobs], now)
+            ids = [i for _, appended in written for i in appended]
             if vectors is not None:  # last: the texts may still be embedded while the rows are written
                 self._put_vectors(conn, agent_id, "message", ids, vectors_now(vectors))
             elif vectors_later:
                 conn.execute("INSERT INTO pending_vectors (message_id) SELECT unnest(%s::bigint[])", (ids,))
-            return agent_id, first_seq, ids
+            return agent_id, written
 
-        agent_id, first_seq, ids = self._run("could not store messages", write)
+        agent_id, written = self._run("could not store messages", write)
         self._remember_agent(agent, agent_id)
-        return first_seq, ids
+        return written
 
     def get_thread(self, agent: str, thread: str) -> Thread | None:
         def read(conn: Conn) -> Thread | None:

@@ -18,7 +18,7 @@ from ...errors import NotFound, StorageError
 from ...types import Message, MessageHead, Thread, UserRecord
 from ...validation import NewJob, NewMessage
 from .._common import dump_json, fmt_time, known_roles, parse_time, thread_from_row
-from ..base import WriteVectors, vectors_now
+from ..base import ThreadAppend, WriteVectors, vectors_now
 from .common import (
     HEAD_COLS,
     MESSAGE_COLS,
@@ -167,34 +167,42 @@ class SQLiteThreads(SQLiteHost):
     def _append_messages(
         self,
         agent: str,
-        thread: str,
-        items: Sequence[NewMessage],
-        token_counts: Sequence[int],
-        times: Sequence[datetime],
+        appends: Sequence[ThreadAppend],
+        times: Sequence[Sequence[datetime]],
         now: datetime,
         vectors: WriteVectors | None,
-        jobs: Sequence[NewJob],
         vectors_later: bool,
-    ) -> tuple[int, list[int]]:
-        texts = {t: fmt_time(t) for t in dict.fromkeys(times)}  # most messages carry no time of their own
-        stamps = [texts[t] for t in times]
+    ) -> list[tuple[int, list[int]]]:
+        texts = {t: fmt_time(t) for ts in times for t in dict.fromkeys(ts)}  # most messages carry no time of their own
+        stamps = [[texts[t] for t in ts] for ts in times]
+        written: list[tuple[int, list[int]]] = []
         try:
             with self._write() as conn:
                 agent_id = self._ensure_agent(conn, agent, now)
-                thread_id, next_seq = self._ensure_thread(conn, agent_id, thread, times[0])
-                ids = _insert_messages(conn, agent_id, thread_id, next_seq, items, token_counts, stamps)
-                _index_messages(conn, agent_id, thread_id, ids, items)
+                threads: list[int] = []
+                for append, moments, when in zip(appends, times, stamps, strict=True):
+                    if not append.items:
+                        written.append((0, []))
+                        continue
+                    thread_id, next_seq = self._ensure_thread(conn, agent_id, append.thread, moments[0])
+                    ids = _insert_messages(conn, agent_id, thread_id, next_seq, append.items, append.token_counts, when)
+                    _index_messages(conn, agent_id, thread_id, ids, append.items)
+                    written.append((next_seq, ids))
+                    threads += [thread_id] * len(ids)
+                all_ids = [i for _, ids in written for i in ids]
                 if vectors is not None:  # last: the texts may still be embedded while the rows are written
                     rows = vectors_now(vectors)
-                    self._put_vectors(conn, agent_id, "message", ids, [thread_id] * len(ids), stamps, rows)
+                    all_stamps = [stamp for when in stamps for stamp in when]
+                    self._put_vectors(conn, agent_id, "message", all_ids, threads, all_stamps, rows)
                 elif vectors_later:
-                    conn.executemany("INSERT INTO pending_vectors (message_id) VALUES (?)", [(i,) for i in ids])
+                    conn.executemany("INSERT INTO pending_vectors (message_id) VALUES (?)", [(i,) for i in all_ids])
+                jobs = [job for append in appends for job in append.jobs]
                 if jobs:
                     insert_jobs(conn, agent_id, jobs, now)
         except sqlite3.DatabaseError as exc:
             raise StorageError(f"could not store messages: {exc}") from exc
         self._remember_agent(agent, agent_id)
-        return next_seq, ids
+        return written
 
     def messages(
         self,
