@@ -368,3 +368,19 @@ def test_platform_message_ids_dedupe_edit_and_delete_on_both_backends(mem: Memor
     assert mem.external_message("#general", "slack:1001") is None
     with pytest.raises(NotFound):
         mem.edit_message("#general", first.id, "gone")
+
+
+def test_a_special_tokens_spelling_in_a_message_is_ordinary_text(mem: Memory) -> None:
+    """A user asking what ``<|endoftext|>`` means was refused (the counter took it for a special token)."""
+    import quicktok
+
+    text = "what does <|endoftext|> mean, and <|fim_prefix|>?"
+    stored = mem.add_message("t", "user", text, name="ann")
+    plain = quicktok.get_encoding("o200k_base").encode_ordinary
+    # 3 for the message's framing, the role, the text as plain characters, and 1 more plus the name.
+    assert stored.token_count == 3 + len(plain("user")) + len(plain(text)) + 1 + len(plain("ann"))
+    mem.add_messages("t", [{"role": "assistant", "content": "It marks the end of a document. <|endoftext|>"}])
+    assert [m.content for m in mem.history("t")] == [text, "It marks the end of a document. <|endoftext|>"]
+    assert any(stored.id in (h.message_id, *h.message_ids) for h in mem.recall("endoftext fim_prefix", limit=5))
+    context = mem.context("t", query="endoftext", budget=60)
+    assert context.tokens <= 60

@@ -24,6 +24,7 @@ TOKENS_PER_NAME = 1
 REPLY_PRIMING = 3
 _ENCODINGS = ("cl100k_base", "o200k_base")
 _ROLES = frozenset({"system", "user", "assistant", "tool"})
+_NAMES_KEPT = 4096  # names whose token counts a tokenizer keeps
 
 
 def encoding_for(model: str) -> str:
@@ -49,6 +50,7 @@ class Tokenizer:
         self.encoding = encoding
         self._loaded: Any = None
         self._role_tokens: dict[str, int] = {}  # every message pays for its role: count each role once
+        self._name_tokens: dict[str, int] = {}  # and most for a name of the few a conversation has
 
     @property
     def _enc(self) -> Any:
@@ -58,12 +60,13 @@ class Tokenizer:
         return self._loaded
 
     def count(self, text: str) -> int:
-        """Tokens of ``text`` (no special tokens)."""
-        return len(self._enc.encode(text)) if text else 0
+        """Tokens of ``text``, all of it ordinary text: a special token's spelling in a message (a user asking
+        what ``<|endoftext|>`` means) counts as the characters it is, as the provider's API counts it."""
+        return int(self._enc.count(text)) if text else 0
 
     def truncate(self, text: str, max_tokens: int) -> str:
         """``text`` cut to at most ``max_tokens`` tokens, on a token boundary that decodes cleanly."""
-        ids = self._enc.encode(text)
+        ids = self._enc.encode_ordinary(text)
         if len(ids) <= max_tokens:
             return text
         cut = max(max_tokens, 0)
@@ -87,8 +90,15 @@ class Tokenizer:
         content = message.get("content")
         if content:
             total += self.count(content if isinstance(content, str) else json.dumps(content, ensure_ascii=False))
-        if message.get("name"):
-            total += TOKENS_PER_NAME + self.count(str(message["name"]))
+        name = message.get("name")
+        if name:
+            name = str(name)
+            name_tokens = self._name_tokens.get(name)
+            if name_tokens is None:
+                name_tokens = self.count(name)
+                if len(self._name_tokens) < _NAMES_KEPT:
+                    self._name_tokens[name] = name_tokens
+            total += TOKENS_PER_NAME + name_tokens
         if message.get("tool_calls"):
             total += self.count(json.dumps(message["tool_calls"], ensure_ascii=False, separators=(",", ":")))
         if message.get("tool_call_id"):

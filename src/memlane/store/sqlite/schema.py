@@ -36,9 +36,12 @@ def agent_terms(agent_id: int, text: str | None) -> str:
     """
     if not text:
         return ""
+    words = _WORD.findall(text.lower())
+    if not words:
+        return ""
     digits = str(agent_id)
     tag = f"q{len(digits)}{digits}"
-    return " ".join(tag + word for word in _WORD.findall(text.lower()))
+    return tag + f" {tag}".join(words)
 
 
 def register_functions(conn: sqlite3.Connection) -> None:
