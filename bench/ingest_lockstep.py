@@ -61,7 +61,7 @@ def child(src: str, system: str, batch: int, runs: int) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "sides", nargs="+", metavar="SIDE", help="SRC[:SYSTEM]: a source tree, and a system of peers.py"
+        "sides", nargs="*", metavar="SIDE", help=f"SRC[:SYSTEM]: a source tree; SYSTEM one of {', '.join(SYSTEMS)}"
     )
     parser.add_argument("--batch", type=int, default=256, help="turns a write (default 256)")
     parser.add_argument("--rounds", type=int, default=6, help="rounds of one process per side (default 6)")
