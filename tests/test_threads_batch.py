@@ -3,7 +3,7 @@
 A write that fails in its second thread must leave the first one unstored too. The failure comes from the
 database itself: a trigger on the real store refuses one message, as a constraint or a full disk would.
 On PostgreSQL, two writes naming the same threads in opposite orders lock them in one order (by key), so
-neither waits for the other in a cycle: the server counts no deadlock.
+neither waits for the other in a cycle; the messages are still written, and numbered, in the order given.
 """
 
 from __future__ import annotations
@@ -67,6 +67,26 @@ def test_add_to_threads_stores_every_thread_or_none(store_url: str, clock: Any) 
         assert sorted(t.key for t in mem.threads()) == ["t1", "t3"]
 
 
+def test_add_to_threads_gives_ids_in_the_order_given(store_url: str, clock: Any) -> None:
+    settings = load_settings(embedder="none", worker="none")
+    with Memory(store_url, agent="a", settings=settings, clock=clock) as mem:
+        stored = mem.add_to_threads(
+            {
+                "zeta": [{"role": "user", "content": "first"}, {"role": "user", "content": "second"}],
+                "alpha": [{"role": "user", "content": "third"}],
+                "mid": [{"role": "user", "content": "fourth"}],
+            }
+        )
+        ids = [m.id for key in ("zeta", "alpha", "mid") for m in stored[key]]
+        assert ids == sorted(ids) and len(set(ids)) == 4
+        assert [m.content for key in ("zeta", "alpha", "mid") for m in mem.history(key)] == [
+            "first",
+            "second",
+            "third",
+            "fourth",
+        ]
+
+
 @pytest.mark.postgres
 def test_writes_of_the_same_threads_in_opposite_orders_do_not_deadlock(
     new_pg_database: Callable[[], str], clock: Any
@@ -77,14 +97,18 @@ def test_writes_of_the_same_threads_in_opposite_orders_do_not_deadlock(
     settings = load_settings(embedder="none", worker="none")
     with Memory(url, agent="a", settings=settings, clock=clock) as mem:
         mem.add_to_threads({"x": [{"role": "user", "content": "x"}], "y": [{"role": "user", "content": "y"}]})
-        # A slow message holds its thread's lock long enough for the other write to take the other thread's
-        # lock and ask for this one, had the two not locked them in one order.
+        # The first write below holds thread x's lock a while (a trigger sleeps in its update of x, which adds
+        # five messages), long enough for the second to lock y and ask for x, had the two not locked the
+        # threads in one order; the first would then ask for y, and the server would find a deadlock.
         with psycopg.connect(url, autocommit=True) as conn:
             conn.execute(
-                "CREATE FUNCTION slow() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-                "IF new.content = 'slow' THEN PERFORM pg_sleep(0.5); END IF; RETURN new; END $$"
+                "CREATE FUNCTION slow() RETURNS trigger LANGUAGE plpgsql AS $$ "
+                "BEGIN PERFORM pg_sleep(0.5); RETURN new; END $$"
             )
-            conn.execute("CREATE TRIGGER slow BEFORE INSERT ON messages FOR EACH ROW EXECUTE FUNCTION slow()")
+            conn.execute(
+                "CREATE TRIGGER slow BEFORE UPDATE ON threads FOR EACH ROW "
+                "WHEN (new.message_count - old.message_count = 5) EXECUTE FUNCTION slow()"
+            )
         errors: list[BaseException] = []
 
         def write(threads: dict[str, list[dict[str, str]]]) -> None:
@@ -93,20 +117,21 @@ def test_writes_of_the_same_threads_in_opposite_orders_do_not_deadlock(
             except BaseException as exc:  # reported by the assertion below
                 errors.append(exc)
 
-        first = threading.Thread(
-            target=write, args=({"x": [{"role": "user", "content": "slow"}], "y": [{"role": "user", "content": "y1"}]},)
-        )
+        five = [{"role": "user", "content": f"x{i}"} for i in range(5)]
+        first = threading.Thread(target=write, args=({"x": five, "y": [{"role": "user", "content": "y1"}]},))
         second = threading.Thread(
-            target=write, args=({"y": [{"role": "user", "content": "y2"}], "x": [{"role": "user", "content": "x2"}]},)
+            target=write, args=({"y": [{"role": "user", "content": "y2"}], "x": [{"role": "user", "content": "x5"}]},)
         )
-        first.start()  # takes x's lock, then sleeps inside its message's insert
+        first.start()
         first.join(0.2)
         second.start()
         first.join()
         second.join()
         assert errors == []
-        assert [m.content for m in mem.history("x")] == ["x", "slow", "x2"]
+        assert [m.content for m in mem.history("x")] == ["x", "x0", "x1", "x2", "x3", "x4", "x5"]
         assert [m.content for m in mem.history("y")] == ["y", "y1", "y2"]
-        # A deadlock would have aborted one write, whose retry takes new ids: the ids have no gap.
-        ids = sorted(m.id for key in ("x", "y") for m in mem.history(key))
-        assert ids == list(range(ids[0], ids[0] + 6))
+        # Each claim of a thread (an insert that finds the thread there) draws a thread id: six claims in all.
+        # A deadlock would have aborted one write, and its retry drawn more.
+        with psycopg.connect(url, autocommit=True) as conn:
+            drawn = conn.execute("SELECT last_value FROM pg_sequences WHERE sequencename = 'threads_id_seq'")
+            assert drawn.fetchone() == (6,)

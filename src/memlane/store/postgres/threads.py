@@ -38,13 +38,10 @@ from .jobs import insert_jobs
 __all__ = ["PostgresThreads"]
 
 
-def _append_to_thread(
-    conn: Conn, agent_id: int, append: ThreadAppend, stamps: Sequence[datetime]
-) -> tuple[int, list[int]]:
-    """Write one thread's messages (the thread created or locked, its participants and user records); the
-    first sequence number taken and the messages' ids, in order."""
-    items, token_counts, n = append.items, append.token_counts, len(append.items)
-    # Create the thread or lock it, and allocate n sequence numbers, in one statement.
+def _claim_thread(conn: Conn, agent_id: int, append: ThreadAppend, stamps: Sequence[datetime]) -> tuple[int, int]:
+    """Create the thread or lock it, and allocate its messages' sequence numbers, in one statement; the
+    thread's id and the first number taken."""
+    n = len(append.items)
     row = one_row(
         conn,
         "INSERT INTO threads AS t (agent_id, key, next_seq, message_count, created_at, updated_at) "
@@ -54,7 +51,15 @@ def _append_to_thread(
         "created_at = least(t.created_at, %(first)s) RETURNING t.id, t.next_seq - %(n)s",
         {"agent": agent_id, "key": append.thread, "n": n, "first": min(stamps), "last": max(stamps)},
     )
-    thread_id, first_seq = int(row[0]), int(row[1])
+    return int(row[0]), int(row[1])
+
+
+def _append_to_thread(
+    conn: Conn, agent_id: int, thread_id: int, first_seq: int, append: ThreadAppend, stamps: Sequence[datetime]
+) -> list[int]:
+    """Write one claimed thread's messages from ``first_seq`` on, with its participants and user records; the
+    messages' ids, in order."""
+    items, token_counts, n = append.items, append.token_counts, len(append.items)
     # Participants are recorded by the same statement (one round trip fewer).
     rows = conn.execute(
         "WITH new AS (INSERT INTO messages (agent_id, thread_id, seq, role, user_id, name, content, "
@@ -99,8 +104,7 @@ def _append_to_thread(
             [(agent_id, user, n, last) for user, (n, last) in sorted(spoke.items())],
         )
     by_seq = {int(seq): int(mid) for seq, mid in rows}
-    ids = [by_seq[first_seq + i] for i in range(n)]
-    return first_seq, ids
+    return [by_seq[first_seq + i] for i in range(n)]
 
 
 class PostgresThreads(PostgresHost):
@@ -124,11 +128,19 @@ class PostgresThreads(PostgresHost):
     ) -> list[tuple[int, list[int]]]:
         def write(conn: Conn) -> tuple[int, list[tuple[int, list[int]]]]:
             agent_id = self._ensure_agent(conn, agent, now)
-            # Threads are locked in the order of their keys, so two writes of the same threads cannot deadlock.
-            written: list[tuple[int, list[int]]] = [(0, [])] * len(appends)
+            # The threads are locked in the order of their keys (two writes of the same threads cannot
+            # deadlock), then their messages written in the order given (their ids ascend in it, as on SQLite).
+            claimed: dict[int, tuple[int, int]] = {}
             for i in sorted(range(len(appends)), key=lambda i: appends[i].thread):
                 if appends[i].items:
-                    written[i] = _append_to_thread(conn, agent_id, appends[i], times[i])
+                    claimed[i] = _claim_thread(conn, agent_id, appends[i], times[i])
+            written: list[tuple[int, list[int]]] = []
+            for i, append in enumerate(appends):
+                if i not in claimed:
+                    written.append((0, []))
+                    continue
+                thread_id, first_seq = claimed[i]
+                written.append((first_seq, _append_to_thread(conn, agent_id, thread_id, first_seq, append, times[i])))
             insert_jobs(conn, agent_id, [job for append in appends for job in append.jobs], now)
             ids = [i for _, appended in written for i in appended]
             if vectors is not None:  # last: the texts may still be embedded while the rows are written
