@@ -384,3 +384,27 @@ def test_a_special_tokens_spelling_in_a_message_is_ordinary_text(mem: Memory) ->
     assert any(stored.id in (h.message_id, *h.message_ids) for h in mem.recall("endoftext fim_prefix", limit=5))
     context = mem.context("t", query="endoftext", budget=60)
     assert context.tokens <= 60
+
+
+_SCALAR = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**64), max_value=2**64),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(),
+)
+
+
+@hsettings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.text(max_size=8), _SCALAR, max_size=6))
+def test_flat_metadata_is_checked_as_its_json_round_trip_would_be(value: dict[str, Any]) -> None:
+    """check_metadata takes a dict of scalars without a JSON round trip: same result, same refusals."""
+    from memlane.validation import _checked_json, check_metadata
+
+    def outcome(check: Any) -> Any:
+        try:
+            return check(value, "metadata")
+        except InvalidInput:
+            return InvalidInput
+
+    assert outcome(check_metadata) == outcome(_checked_json)

@@ -170,6 +170,33 @@ def check_metadata(value: Any, field: str = "metadata") -> dict[str, Any]:
             raise InvalidInput(f"{field} is nested more than {MAX_JSON_DEPTH} levels deep") from exc
     if not isinstance(value, Mapping):
         raise InvalidInput(f"{field} must be a JSON object, not {type(value).__name__}")
+    if type(value) is dict and all(type(k) is str and type(v) in _FLAT for k, v in value.items()):
+        return _checked_flat(value, field)
+    return _checked_json(value, field)
+
+
+#: The value types of a flat metadata object, which :func:`check_metadata` checks without a JSON round trip.
+_FLAT = frozenset({str, int, float, bool, type(None)})
+
+
+def _checked_flat(value: dict[str, Any], field: str) -> dict[str, Any]:
+    """A copy of a dict of strings to JSON scalars, checked as its JSON round trip would be (the usual metadata:
+    a few ids and labels; the same result and errors as :func:`_checked_json`, at a fraction of its cost)."""
+    for key, item in value.items():
+        _check_text(key, field)
+        if type(item) is str:
+            _check_text(item, field)
+        elif type(item) is int:
+            if not -MAX_INT - 1 <= item <= MAX_INT:
+                raise InvalidInput(f"{field} holds an integer outside 64 bits")
+        elif type(item) is float and not math.isfinite(item):
+            raise InvalidInput(f"{field} cannot be stored as JSON: Out of range float values are not JSON compliant")
+    return dict(value)
+
+
+def _checked_json(value: Mapping[str, Any], field: str) -> dict[str, Any]:
+    """``value`` after a JSON round trip, refused if it is nested too deep, holds an integer beyond 64 bits, a
+    value JSON cannot hold, a NUL or a lone surrogate."""
     _check_shape(value, field)
     try:
         text = json.dumps(value, ensure_ascii=False, allow_nan=False)
