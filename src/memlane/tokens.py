@@ -50,7 +50,7 @@ class Tokenizer:
         self.encoding = encoding
         self._loaded: Any = None
         self._role_tokens: dict[str, int] = {}  # every message pays for its role: count each role once
-        self._name_tokens: dict[str, int] = {}  # and most for a name of the few a conversation has
+        self._name_tokens: dict[str, int] = {}  # and for its name, one of the few a conversation has
 
     @property
     def _enc(self) -> Any:
