@@ -57,6 +57,32 @@ def vectors_now(vectors: WriteVectors) -> np.ndarray:
     return vectors() if callable(vectors) else vectors
 
 
+def _stored(
+    agent: str, append: ThreadAppend, times: Sequence[datetime], written: tuple[int, list[int]]
+) -> list[Message]:
+    """An append's messages as written: ``times`` their creation times, ``written`` the first sequence number
+    taken and their ids."""
+    first_seq, ids = written
+    return [
+        Message(
+            id=ids[i],
+            agent=agent,
+            thread=append.thread,
+            seq=first_seq + i,
+            role=cast(Any, item.role),
+            content=item.content,
+            user=item.user,
+            name=item.name,
+            tool_calls=item.tool_calls,
+            tool_call_id=item.tool_call_id,
+            token_count=append.token_counts[i],
+            metadata=item.metadata,
+            created_at=times[i],
+        )
+        for i, item in enumerate(append.items)
+    ]
+
+
 def _counted(later: Callable[[], np.ndarray], count: int) -> Callable[[], np.ndarray]:
     """``later``, checked to return ``count`` rows when it is called."""
 
@@ -238,29 +264,13 @@ class Store(ABC):
                 raise InvalidInput(f"{len(append.token_counts)} token counts for {len(append.items)} messages")
         if count == 0:
             return [[] for _ in appends]
-        times = [[(item.created_at or now).astimezone(UTC) for item in a.items] for a in appends]
-        written = self._append_messages(agent, appends, times, now, vectors, vectors_later)
-        return [
-            [
-                Message(
-                    id=ids[i],
-                    agent=agent,
-                    thread=append.thread,
-                    seq=first_seq + i,
-                    role=cast(Any, item.role),
-                    content=item.content,
-                    user=item.user,
-                    name=item.name,
-                    tool_calls=item.tool_calls,
-                    tool_call_id=item.tool_call_id,
-                    token_count=append.token_counts[i],
-                    metadata=item.metadata,
-                    created_at=stamps[i],
-                )
-                for i, item in enumerate(append.items)
-            ]
-            for append, stamps, (first_seq, ids) in zip(appends, times, written, strict=True)
-        ]
+        filled = [a for a in appends if a.items]  # an append without items writes nothing and takes no number
+        times = [[(item.created_at or now).astimezone(UTC) for item in a.items] for a in filled]
+        written = self._append_messages(agent, filled, times, now, vectors, vectors_later)
+        stored = iter(
+            [_stored(agent, *each) for each in zip(filled, times, written, strict=True)]  # in the order of filled
+        )
+        return [next(stored) if append.items else [] for append in appends]
 
     @abstractmethod
     def _append_messages(
@@ -272,8 +282,8 @@ class Store(ABC):
         vectors: WriteVectors | None,
         vectors_later: bool,
     ) -> list[tuple[int, list[int]]]:
-        """The write of :meth:`add_to_threads`, in one transaction (``times``: each append's items' creation
-        times in UTC; an append without items writes nothing and takes no number). The vectors, when a call,
+        """The write of :meth:`add_to_threads`, in one transaction (every append holds items; ``times``: each
+        append's items' creation times in UTC). The vectors, when a call,
         are asked for with :func:`vectors_now` once every append's messages are written; with
         ``vectors_later`` the messages' ids go into the pending vectors. Returns, per append, the first
         sequence number taken and the ids of its messages, in order."""

@@ -130,17 +130,13 @@ class PostgresThreads(PostgresHost):
             agent_id = self._ensure_agent(conn, agent, now)
             # The threads are locked in the order of their keys (two writes of the same threads cannot
             # deadlock), then their messages written in the order given (their ids ascend in it, as on SQLite).
-            claimed: dict[int, tuple[int, int]] = {}
+            claimed = [(0, 0)] * len(appends)  # (thread id, first sequence number) of each append
             for i in sorted(range(len(appends)), key=lambda i: appends[i].thread):
-                if appends[i].items:
-                    claimed[i] = _claim_thread(conn, agent_id, appends[i], times[i])
-            written: list[tuple[int, list[int]]] = []
-            for i, append in enumerate(appends):
-                if i not in claimed:
-                    written.append((0, []))
-                    continue
-                thread_id, first_seq = claimed[i]
-                written.append((first_seq, _append_to_thread(conn, agent_id, thread_id, first_seq, append, times[i])))
+                claimed[i] = _claim_thread(conn, agent_id, appends[i], times[i])
+            written = [
+                (first_seq, _append_to_thread(conn, agent_id, thread_id, first_seq, append, stamps))
+                for append, stamps, (thread_id, first_seq) in zip(appends, times, claimed, strict=True)
+            ]
             insert_jobs(conn, agent_id, [job for append in appends for job in append.jobs], now)
             ids = [i for _, appended in written for i in appended]
             if vectors is not None:  # last: the texts may still be embedded while the rows are written

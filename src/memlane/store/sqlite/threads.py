@@ -181,9 +181,6 @@ class SQLiteThreads(SQLiteHost):
                 agent_id = self._ensure_agent(conn, agent, now)
                 threads: list[int] = []
                 for append, moments, when in zip(appends, times, stamps, strict=True):
-                    if not append.items:
-                        written.append((0, []))
-                        continue
                     thread_id, next_seq = self._ensure_thread(conn, agent_id, append.thread, moments[0])
                     ids = _insert_messages(conn, agent_id, thread_id, next_seq, append.items, append.token_counts, when)
                     _index_messages(conn, agent_id, thread_id, ids, append.items)
