@@ -24,6 +24,7 @@ import pytest
 from memlane import InvalidInput, Memory, StorageError, load_settings
 from memlane.store.base import Scope, Store
 from memlane.store.postgres import PostgresStore
+from memlane.store.postgres.common import Ids, IdsDumper
 from memlane.store.postgres.schema import MIGRATIONS
 from memlane.store.sqlite import SQLiteStore
 from memlane.types import Job
@@ -634,6 +635,47 @@ def test_a_whole_agent_search_of_a_large_store_ranks_its_best_matches_again_by_v
     by_rank = ids(whole, 1, None)
     assert by_rank == ids(Scope(kinds=("message",), user="bob"), 1, near_fifth) != [owls[5]]
     assert ids(whole, 3, near_fifth)[0] == owls[5]
+
+
+
+@pytest.mark.parametrize(
+    "ids", [[], [7], [3, 1, 2], (5, 4), [-(2**63), 0, 2**63 - 1], list(range(1000)), np.arange(5, dtype=np.int32)]
+)
+def test_ids_reach_the_server_as_the_bigint_array_they_are(pg_url: str, ids: Any) -> None:
+    """The binary ``bigint[]`` a list of ids is sent as holds them, in order (empty, one, extremes, many)."""
+    with psycopg.connect(pg_url) as conn:
+        conn.adapters.register_dumper(Ids, IdsDumper)
+        [got] = conn.execute("SELECT %s::bigint[]", (Ids(ids),)).fetchone() or [None]
+        [untyped] = conn.execute("SELECT count(*) FROM unnest(%s) x", (Ids(ids),)).fetchone() or [None]
+    assert got == [int(i) for i in ids]
+    assert untyped == len(ids)
+
+
+@pytest.mark.parametrize("ids", [[1.5], [True], ["1"], [2**63], [1, None], [[1, 2]]])
+def test_ids_that_are_not_64_bit_integers_are_refused(ids: list[Any]) -> None:
+    with pytest.raises(InvalidInput, match="ids must be integers"):
+        Ids(ids)
+
+def test_matches_ranked_again_by_vector_score_their_cosine_and_one_without_a_vector_comes_last(
+    store: PostgresStore, pg_url: str
+) -> None:
+    """The preselected messages' score is their vector's cosine to the query's (what pgvector's ``1 - (a <=>
+    b)`` gives), their order the cosine's, ties by id; a message without a vector scores -1, last."""
+    owls = _large_store_of_owls(store, pg_url)
+    [bare] = store.add_messages("a", "t3", [msg("owls without a vector", "bob")], [5], NOW)
+    query = np.random.default_rng(11).normal(size=8).astype(np.float32)
+    found = store.keyword_search("a", "owls", Scope(kinds=("message",)), 40, query_vector=lambda: query)
+    ids, vectors = store.get_vectors("a", "message", owls)
+    cosine = vectors @ query / (np.linalg.norm(vectors, axis=1) * np.linalg.norm(query))
+    expected = [*sorted(zip(ids, cosine.tolist(), strict=True), key=lambda p: (-p[1], p[0])), (bare.id, -1.0)]
+    assert [c.id for c in found] == [i for i, _ in expected]
+    assert [c.score for c in found] == pytest.approx([s for _, s in expected], abs=1e-6)
+    with psycopg.connect(pg_url) as conn:  # the server's own cosine, for the first of them
+        [server] = conn.execute(
+            "SELECT 1 - (embedding <=> %s::vector) FROM message_vectors WHERE message_id = %s",
+            (str(query.tolist()), found[0].id),
+        ).fetchone()
+    assert found[0].score == pytest.approx(server, abs=1e-6)
 
 
 def _populate(mem: Memory) -> None:

@@ -45,7 +45,7 @@ from psycopg_pool import ConnectionPool, PoolClosed, PoolTimeout
 
 from ...errors import DatabaseLocked, InvalidInput, StorageError
 from ..base import Store, StoreStatus
-from .common import Conn, T, Vector, VectorDumper, one_row
+from .common import Conn, Ids, IdsDumper, T, Vector, VectorDumper, one_row
 from .exchange import PostgresExchange
 from .facts import PostgresFacts
 from .ivf import IvfBuilds, memory_bytes
@@ -157,6 +157,7 @@ class PostgresStore(
         self._last_used: weakref.WeakKeyDictionary[Conn, float] = weakref.WeakKeyDictionary()
         adapters = AdaptersMap(psycopg.adapters)
         adapters.register_dumper(Vector, VectorDumper)
+        adapters.register_dumper(Ids, IdsDumper)
         kwargs: dict[str, Any] = {"autocommit": True, "context": adapters}
         if "connect_timeout" not in psycopg.conninfo.conninfo_to_dict(url):
             kwargs["connect_timeout"] = max(1, round(connect_timeout))
@@ -366,6 +367,6 @@ class PostgresStore(
         )
 
         def read(conn: Conn, agent_id: int) -> list[T]:
-            return [row(r) for r in conn.execute(query, (agent_id, list(ids)))]
+            return [row(r) for r in conn.execute(query, (agent_id, Ids(ids)))]
 
         return self._agent_read(what, agent, read)

@@ -24,6 +24,7 @@ from .common import (
     MESSAGE_SELECT,
     THREAD_SELECT,
     Conn,
+    Ids,
     PostgresHost,
     Where,
     as_json,
@@ -142,7 +143,7 @@ class PostgresThreads(PostgresHost):
             if vectors is not None:  # last: the texts may still be embedded while the rows are written
                 self._put_vectors(conn, agent_id, "message", ids, vectors_now(vectors))
             elif vectors_later:
-                conn.execute("INSERT INTO pending_vectors (message_id) SELECT unnest(%s::bigint[])", (ids,))
+                conn.execute("INSERT INTO pending_vectors (message_id) SELECT unnest(%s::bigint[])", (Ids(ids),))
             return agent_id, written
 
         agent_id, written = self._run("could not store messages", write)
@@ -273,7 +274,7 @@ class PostgresThreads(PostgresHost):
             agent_id = self._agent_id(conn, agent)
             if agent_id is None:
                 return []
-            rows = conn.execute(query, (max(before, 0), max(after, 0), agent_id, list(ids), list(skip)))
+            rows = conn.execute(query, (max(before, 0), max(after, 0), agent_id, Ids(ids), Ids(list(skip))))
             return [message_row(r) for r in rows]
 
         return self._run("read message windows", read, write=False)

@@ -23,6 +23,7 @@ from .common import (
     SEARCH_TABLES,
     SUMMARY_SELECT,
     Conn,
+    Ids,
     PostgresHost,
     Vector,
     Where,
@@ -150,7 +151,7 @@ class PostgresVectors(PostgresHost):
             stored: dict[int, bytes] = {}
             if agent_id is not None and ids and dim:
                 with conn.cursor(binary=True) as cur:
-                    for item_id, data in cur.execute(query, (agent_id, list(ids))):
+                    for item_id, data in cur.execute(query, (agent_id, Ids(ids))):
                         stored[int(item_id)] = bytes(data)
             found = [item_id for item_id in ids if item_id in stored]
             matrix = np.empty((len(found), dim), dtype=np.float32)
