@@ -637,7 +637,6 @@ def test_a_whole_agent_search_of_a_large_store_ranks_its_best_matches_again_by_v
     assert ids(whole, 3, near_fifth)[0] == owls[5]
 
 
-
 @pytest.mark.parametrize(
     "ids", [[], [7], [3, 1, 2], (5, 4), [-(2**63), 0, 2**63 - 1], list(range(1000)), np.arange(5, dtype=np.int32)]
 )
@@ -655,6 +654,7 @@ def test_ids_reach_the_server_as_the_bigint_array_they_are(pg_url: str, ids: Any
 def test_ids_that_are_not_64_bit_integers_are_refused(ids: list[Any]) -> None:
     with pytest.raises(InvalidInput, match="ids must be integers"):
         Ids(ids)
+
 
 def test_matches_ranked_again_by_vector_score_their_cosine_and_one_without_a_vector_comes_last(
     store: PostgresStore, pg_url: str
