@@ -62,7 +62,7 @@ class AdminMixin(MemoryBase):
         """
         assert self.embedder is not None
         self._wait_for_vectors(agent, scope)
-        vector = partial(self.embedder.embed_query, query)
+        vector = partial(self.embedder.embed_query, self._vector_text(query))
         return self.store.keyword_search(agent, query, scope, limit, query_vector=vector)
 
     def reindex(self, *, batch_size: int = 256, progress: Callable[[int, int], None] | None = None) -> int:

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from ..pipeline import Pipeline
     from ..pipeline.usage import UsageLedger
     from ..retrieval import Searcher
+    from ..retrieval.names import SpeakerNames
     from ..store import Scope, Store
     from ..tokens import Tokenizer
     from .behind import VectorsBehind
@@ -67,6 +68,7 @@ class MemoryBase:
     usage: UsageLedger
     _token_counts: TokenCounts
     _behind: VectorsBehind | None  # set: small writes leave their texts to be embedded behind them
+    _speakers: SpeakerNames  # the agent's speakers' names, left out of the text a query's vector is made from
     _model_noted: bool = False  # the store's embedding_model has been seen set
 
     def _now(self) -> datetime:
@@ -103,11 +105,16 @@ class MemoryBase:
             self.store.set_meta("embedding_model", embedder.model)
         self._model_noted = True  # until reindex, which notes it itself
 
+    def _vector_text(self, query: str) -> str:
+        """The text a query's vector is made from: the query without the names of the agent's speakers
+        (:mod:`memlane.retrieval.names`)."""
+        return self._speakers.current().without(query)
+
     def _query_vector(self, agent: str, query: str, scope: Scope) -> np.ndarray:
-        """The query's vector, once the messages this process wrote earlier in the scope's thread (else of
-        its user, else of the agent) have theirs (see :mod:`.behind`)."""
+        """The query's vector (of :meth:`_vector_text`), once the messages this process wrote earlier in the
+        scope's thread (else of its user, else of the agent) have theirs (see :mod:`.behind`)."""
         assert self.embedder is not None
-        vector = self.embedder.embed_query(query)
+        vector = self.embedder.embed_query(self._vector_text(query))
         self._wait_for_vectors(agent, scope)
         return vector
 

@@ -32,6 +32,7 @@ from ..pipeline import Pipeline
 from ..pipeline.usage import UsageLedger, ledger_for
 from ..pipeline.worker import BackgroundWorker, Worker
 from ..retrieval import Searcher
+from ..retrieval.names import SpeakerNames
 from ..store import Store, open_store_for
 from ..tokens import Tokenizer, encoding_for, get_tokenizer
 from ..validation import check_key
@@ -142,6 +143,7 @@ class Memory(ThreadsMixin, FactsMixin, RecallMixin, AdminMixin, AgentMixin, Keys
         self.embedder: Embedder | None = embedder_from_settings(self.settings) if embedder is DEFAULT else embedder
         self.llm: LLMClient | None = llm_from_settings(self.settings) if llm is DEFAULT else llm
         self.searcher = Searcher(self.store)
+        self._speakers = SpeakerNames(lambda: self.store.speakers(self.agent))
         self._token_counts = TokenCounts(self.tokenizer)
         self.pipeline = Pipeline(self)
         self._behind = None

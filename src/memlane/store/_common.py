@@ -21,6 +21,7 @@ from typing import Any
 from ..errors import InvalidInput
 from ..timestamps import fmt_time, parse_time
 from ..types import ROLES, Fact, FactChange, Message, Summary, Thread
+from ..validation import NewMessage
 
 __all__ = [
     "CHANGEABLE_FACT_FIELDS",
@@ -202,6 +203,12 @@ STOPWORDS = frozenset(
     ]
 )
 _WORD_RE = re.compile(r"\w+", re.UNICODE)
+
+
+def speaker_names(items: Sequence[NewMessage]) -> list[str]:
+    """The names new messages are spoken under (display names and user ids), each once, sorted: what the
+    ``speakers`` table keeps of them."""
+    return sorted({n for item in items for n in (item.name, item.user) if n})
 
 
 def dump_json(value: Any) -> str:

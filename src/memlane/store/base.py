@@ -404,6 +404,11 @@ class Store(ABC):
         """
 
     @abstractmethod
+    def speakers(self, agent: str) -> list[str]:
+        """The names the agent's messages were spoken under, display names and user ids alike, each once, in
+        order; kept as messages are written (a name stays after its messages are deleted)."""
+
+    @abstractmethod
     def get_user(self, agent: str, user: str) -> UserRecord | None:
         """What is kept about ``user`` in ``agent`` (None: nothing yet). User messages count as interactions,
         in the transaction that stores them."""

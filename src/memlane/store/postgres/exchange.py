@@ -219,6 +219,12 @@ class _Importer(RecordImporter):
                 "FROM messages WHERE thread_id = ANY(%s) AND user_id IS NOT NULL ON CONFLICT DO NOTHING",
                 (threads,),
             )
+            self.conn.execute(
+                "INSERT INTO speakers (agent_id, name) SELECT DISTINCT m.agent_id, s.name "
+                "FROM messages m, unnest(ARRAY[m.name, m.user_id]) s(name) "
+                "WHERE m.thread_id = ANY(%s) AND s.name <> '' ON CONFLICT DO NOTHING",
+                (threads,),
+            )
 
     def _id(self, query: str, params: Sequence[Any]) -> int | None:
         row = self.conn.execute(query, params).fetchone()

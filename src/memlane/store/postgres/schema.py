@@ -373,6 +373,20 @@ CREATE TABLE IF NOT EXISTS pending_vectors (
 );
 """
 
+# Migration 15: the names the agent's messages were spoken under (display names and user ids), so that a
+# search can tell the names in a query from its other words without reading the messages.
+_SPEAKERS = """
+CREATE TABLE IF NOT EXISTS speakers (
+    agent_id bigint NOT NULL REFERENCES agents(id),
+    name     text NOT NULL,
+    PRIMARY KEY (agent_id, name)
+);
+INSERT INTO speakers (agent_id, name)
+    SELECT DISTINCT agent_id, name FROM messages WHERE name IS NOT NULL AND name <> ''
+    UNION SELECT DISTINCT agent_id, user_id FROM messages WHERE user_id IS NOT NULL AND user_id <> ''
+    ON CONFLICT DO NOTHING;
+"""
+
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial schema", _INITIAL),
     (2, "embeddings", _VECTORS),
@@ -388,4 +402,5 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (12, "API keys of the HTTP service", _API_KEYS),
     (13, "API key prefixes and expiry", _API_KEY_EXPIRY),
     (14, "messages waiting for their vectors", _PENDING_VECTORS),
+    (15, "speakers' names", _SPEAKERS),
 )

@@ -17,7 +17,7 @@ from psycopg import sql
 from ...errors import NotFound
 from ...types import Message, MessageHead, Thread, UserRecord
 from ...validation import NewJob
-from .._common import dump_json, known_roles
+from .._common import dump_json, known_roles, speaker_names
 from ..base import ThreadAppend, WriteVectors, vectors_now
 from .common import (
     HEAD_SELECT,
@@ -74,6 +74,8 @@ def _append_to_thread(
         "RETURNING seq, id, user_id), "
         "users AS (INSERT INTO thread_users (thread_id, user_id, agent_id) "
         "SELECT DISTINCT %(thread)s::bigint, user_id, %(agent)s::bigint FROM new WHERE user_id IS NOT NULL "
+        "ON CONFLICT DO NOTHING), "
+        "names AS (INSERT INTO speakers (agent_id, name) SELECT %(agent)s, unnest(%(speakers)s::text[]) "
         "ON CONFLICT DO NOTHING) "
         "SELECT seq, id FROM new",
         {
@@ -89,6 +91,7 @@ def _append_to_thread(
             "tokens": list(token_counts),
             "meta": [dump_json(item.metadata) for item in items],
             "at": stamps,
+            "speakers": speaker_names(items),
         },
     ).fetchall()
     spoke: dict[str, tuple[int, datetime]] = {}
@@ -347,6 +350,17 @@ class PostgresThreads(PostgresHost):
 
         self._run("could not edit the message", write)
         return self.get_messages(agent, [message_id])[0]
+
+    def speakers(self, agent: str) -> list[str]:
+        def read(conn: Conn) -> list[str]:
+            rows = conn.execute(
+                "SELECT s.name FROM speakers s JOIN agents a ON a.id = s.agent_id WHERE a.name = %s "
+                'ORDER BY s.name COLLATE "C"',
+                (agent,),
+            )
+            return [str(r[0]) for r in rows]
+
+        return self._run("could not read the speakers", read, write=False)
 
     def get_user(self, agent: str, user: str) -> UserRecord | None:
         def read(conn: Conn) -> UserRecord | None:

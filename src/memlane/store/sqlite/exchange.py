@@ -140,6 +140,9 @@ class _Importer(RecordImporter):
                 "INSERT OR IGNORE INTO thread_users (thread_id, user_id, agent_id) VALUES (?,?,?)",
                 (thread_id, rec["user"], agent_id),
             )
+        for name in (rec["name"], rec["user"]):
+            if name:
+                self.conn.execute("INSERT OR IGNORE INTO speakers (agent_id, name) VALUES (?, ?)", (agent_id, name))
         self.conn.execute(
             "UPDATE threads SET next_seq = max(next_seq, ? + 1), message_count = message_count + 1 WHERE id = ?",
             (rec["seq"], thread_id),

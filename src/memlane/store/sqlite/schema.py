@@ -435,6 +435,21 @@ CREATE TABLE IF NOT EXISTS pending_vectors (
 """
 
 
+# Migration 15: the names the agent's messages were spoken under (display names and user ids), so that a
+# search can tell the names in a query from its other words without reading the messages.
+_SPEAKERS = """
+CREATE TABLE IF NOT EXISTS speakers (
+    agent_id INTEGER NOT NULL REFERENCES agents(id),
+    name     TEXT NOT NULL,
+    PRIMARY KEY (agent_id, name)
+) WITHOUT ROWID;
+INSERT OR IGNORE INTO speakers (agent_id, name)
+    SELECT DISTINCT agent_id, name FROM messages WHERE name IS NOT NULL AND name <> '';
+INSERT OR IGNORE INTO speakers (agent_id, name)
+    SELECT DISTINCT agent_id, user_id FROM messages WHERE user_id IS NOT NULL AND user_id <> '';
+"""
+
+
 #: (version, name, SQL). Append only.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial schema", _INITIAL),
@@ -451,6 +466,7 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (12, "API keys of the HTTP service", _API_KEYS),
     (13, "API key prefixes and expiry", ""),  # Python: _api_key_expiry
     (14, "messages waiting for their vectors", _PENDING_VECTORS),
+    (15, "speakers' names", _SPEAKERS),
 )
 
 #: Work in Python that follows a migration's SQL, in the same transaction (on a connection with

@@ -17,7 +17,7 @@ import numpy as np
 from ...errors import NotFound, StorageError
 from ...types import Message, MessageHead, Thread, UserRecord
 from ...validation import NewJob, NewMessage
-from .._common import dump_json, fmt_time, known_roles, parse_time, thread_from_row
+from .._common import dump_json, fmt_time, known_roles, parse_time, speaker_names, thread_from_row
 from ..base import ThreadAppend, WriteVectors, vectors_now
 from .common import (
     HEAD_COLS,
@@ -87,6 +87,10 @@ def _insert_messages(
             "INSERT OR IGNORE INTO thread_users (thread_id, user_id, agent_id) VALUES (?, ?, ?)",
             [(thread_id, user, agent_id) for user in sorted(users)],
         )
+    conn.executemany(
+        "INSERT OR IGNORE INTO speakers (agent_id, name) VALUES (?, ?)",
+        [(agent_id, name) for name in speaker_names(items)],
+    )
     conn.execute(
         "UPDATE threads SET next_seq = ?, message_count = message_count + ?, "
         "updated_at = max(updated_at, ?), created_at = min(created_at, ?) WHERE id = ?",
@@ -414,6 +418,13 @@ class SQLiteThreads(SQLiteHost):
                 conn.execute("DELETE FROM embeddings WHERE kind = 'message' AND item_id = ?", (message_id,))
                 self._put_vectors(conn, agent_id, "message", [message_id], [thread_id], [stamp], vector[None, :])
         return self.get_messages(agent, [message_id])[0]
+
+    def speakers(self, agent: str) -> list[str]:
+        rows = self._query(
+            "SELECT s.name FROM speakers s JOIN agents a ON a.id = s.agent_id WHERE a.name = ? ORDER BY s.name",
+            (agent,),
+        )
+        return [str(r[0]) for r in rows]
 
     def get_user(self, agent: str, user: str) -> UserRecord | None:
         rows = self._query(
