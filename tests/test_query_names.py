@@ -31,10 +31,13 @@ from memlane.store.sqlite.schema import MIGRATIONS
         ("Will it rain in May?", "Will it rain in May?"),  # not speakers' names
         ("Melanie", "Melanie"),  # nothing but a name: the query stays as it is
         ("What did Melanies say?", "What did Melanies say?"),  # another word
+        ("Where is Ana Lima's studio?", "Where is studio?"),
+        ("Did O'Brien call?", "Did call?"),
+        ("What did User 0163 say?", "What did User 0163 say?"),  # an id's words name nobody
     ],
 )
 def test_names_are_taken_out_where_the_query_spells_them_with_a_capital(query: str, expected: str) -> None:
-    names = Names(["Melanie", "Caroline", "Ana Lima", "U42", "7", "x"])
+    names = Names(["Melanie", "Caroline", "Ana Lima", "O'Brien", "U42", "user-0163", "7", "x"])
     assert names.without(query) == expected
 
 

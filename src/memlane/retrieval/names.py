@@ -22,7 +22,12 @@ from collections.abc import Callable, Iterable
 __all__ = ["Names", "SpeakerNames"]
 
 _WORD = re.compile(r"\w+")
-_APOSTROPHES = ("'", "\u2019")
+_TOKEN = re.compile(r"\w+(?:['\u2019]\w+)*")  # a word with its apostrophes: "O'Brien", "Melanie's"
+_POSSESSIVE = re.compile(r"['\u2019]s$")
+
+
+def _key(token: str) -> str:
+    return _POSSESSIVE.sub("", token.lower())
 
 
 class Names:
@@ -32,9 +37,13 @@ class Names:
         self.names = frozenset(names)
         by_first: dict[str, set[tuple[str, ...]]] = {}
         for name in self.names:
-            words = tuple(w.lower() for w in _WORD.findall(name))
-            if not words or len(words[0]) < 2 or not words[0].isalpha():
-                continue  # ids such as "42" or "U42" name nobody in a question
+            words = tuple(w.lower() for w in _TOKEN.findall(name))
+            if (
+                not words
+                or len(words[0]) < 2
+                or not all(w.replace("'", "").replace("\u2019", "").isalpha() for w in words)
+            ):
+                continue  # ids such as "42", "U42" or "user-0163" name nobody in a question
             by_first.setdefault(words[0], set()).update({words, words[:1]})
         # The longest name first, so "Ana Lima" is taken whole before "Ana".
         self._by_first = {first: sorted(seqs, key=len, reverse=True) for first, seqs in by_first.items()}
@@ -44,22 +53,16 @@ class Names:
         tidied; ``query`` itself when it names none, or is nothing but names."""
         if not self._by_first:
             return query
-        words = list(_WORD.finditer(query))
-        lowered = [w.group().lower() for w in words]
+        tokens = list(_TOKEN.finditer(query))
+        keys = [_key(t.group()) for t in tokens]
         cut: list[tuple[int, int]] = []
         i = 0
-        while i < len(words):
-            seqs = self._by_first.get(lowered[i]) if words[i].group()[0].isupper() else None
-            size = next((len(s) for s in seqs or () if tuple(lowered[i : i + len(s)]) == s), 0)
-            if not size:
-                i += 1
-                continue
-            end = words[i + size - 1].end()
-            after = i + size
-            if after < len(words) and lowered[after] == "s" and query[end : words[after].start()] in _APOSTROPHES:
-                end, after = words[after].end(), after + 1  # "Melanie's"
-            cut.append((words[i].start(), end))
-            i = after
+        while i < len(tokens):
+            seqs = self._by_first.get(keys[i]) if tokens[i].group()[0].isupper() else None
+            size = next((len(s) for s in seqs or () if tuple(keys[i : i + len(s)]) == s), 0)
+            if size:
+                cut.append((tokens[i].start(), tokens[i + size - 1].end()))
+            i += size or 1
         if not cut:
             return query
         kept, start = [], 0
