@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from memlane import Memory, load_settings
+from memlane.embeddings import FakeEmbedder
 
 BACKENDS = ["sqlite", "postgres"]
 
@@ -103,3 +104,16 @@ def settings():  # type: ignore[no-untyped-def]
 def mem(store_url: str, clock: FakeClock, settings) -> Iterator[Memory]:  # type: ignore[no-untyped-def]
     with Memory(store_url, agent="agent-a", clock=clock, settings=settings) as memory:
         yield memory
+
+
+class CountingEmbedder(FakeEmbedder):
+    """The fake embedder, keeping the texts it is asked to embed as queries."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.queries: list[str] = []
+
+    def embed_batch(self, texts, kind):  # type: ignore[no-untyped-def]
+        if kind == "query":
+            self.queries += list(texts)
+        return super().embed_batch(texts, kind)

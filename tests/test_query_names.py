@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import CountingEmbedder
 from memlane import Memory, load_settings
 from memlane.embeddings import FakeEmbedder
 from memlane.retrieval.names import Names
@@ -82,21 +83,8 @@ def test_the_migration_fills_the_names_of_the_messages_already_stored(tmp_path: 
 # -- recall embeds the query without them ------------------------------------------------------------
 
 
-class QueryLog(FakeEmbedder):
-    """Keeps the texts it embeds as queries."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.queries: list[str] = []
-
-    def embed_batch(self, texts, kind):  # type: ignore[no-untyped-def]
-        if kind == "query":
-            self.queries += list(texts)
-        return super().embed_batch(texts, kind)
-
-
 def test_recall_embeds_the_query_without_the_speakers_names(store_url: str) -> None:
-    embedder = QueryLog()
+    embedder = CountingEmbedder()
     settings = load_settings(embedder="none", worker="none")
     with Memory(store_url, agent="bot", settings=settings, embedder=embedder) as mem:
         mem.add_message("t1", "user", "I just signed up for a pottery class", user="mel", name="Melanie")
@@ -111,7 +99,7 @@ def test_recall_embeds_the_query_without_the_speakers_names(store_url: str) -> N
 
 
 def test_another_process_s_new_speaker_is_known_after_the_refresh(tmp_path: Path) -> None:
-    embedder = QueryLog()
+    embedder = CountingEmbedder()
     settings = load_settings(embedder="none", worker="none")
     path = tmp_path / "shared.db"
     with Memory(path, agent="bot", settings=settings, embedder=embedder) as reader:

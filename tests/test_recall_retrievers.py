@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from conftest import CountingEmbedder
 from memlane import Memory, load_settings
 from memlane.embeddings import FakeEmbedder
 
@@ -28,19 +29,6 @@ def test_hits_name_the_retrievers_that_found_them(tmp_path: Path) -> None:
         found = plain.recall("sails", user="bob", limit=10)
         assert {h.kind for h in found} == {"fact", "message"}  # one retriever over two kinds, fused by rank
         assert all(h.retrievers == ("keyword",) for h in found)
-
-
-class CountingEmbedder(FakeEmbedder):
-    """Counts the texts it is asked to embed as queries."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.queries: list[str] = []
-
-    def embed_batch(self, texts, kind):  # type: ignore[no-untyped-def]
-        if kind == "query":
-            self.queries += list(texts)
-        return super().embed_batch(texts, kind)
 
 
 def test_a_large_agents_keyword_matches_are_ranked_by_the_one_query_embedding(tmp_path: Path) -> None:
