@@ -23,11 +23,13 @@ __all__ = ["Names", "SpeakerNames"]
 
 _WORD = re.compile(r"\w+")
 _TOKEN = re.compile(r"\w+(?:['\u2019]\w+)*")  # a word with its apostrophes: "O'Brien", "Melanie's"
-_POSSESSIVE = re.compile(r"['\u2019]s$")
+_POSSESSIVES = ("'s", "\u2019s")
+_BEFORE_PUNCTUATION = re.compile(r"\s+([?!.,;:])")
 
 
 def _key(token: str) -> str:
-    return _POSSESSIVE.sub("", token.lower())
+    word = token.lower()
+    return word[:-2] if word.endswith(_POSSESSIVES) else word
 
 
 class Names:
@@ -54,6 +56,8 @@ class Names:
         if not self._by_first:
             return query
         tokens = list(_TOKEN.finditer(query))
+        if not any(t.group()[0].isupper() and _key(t.group()) in self._by_first for t in tokens):
+            return query  # the usual case: no name
         keys = [_key(t.group()) for t in tokens]
         cut: list[tuple[int, int]] = []
         i = 0
@@ -70,7 +74,7 @@ class Names:
             kept.append(query[start:a])
             start = b
         kept.append(query[start:])
-        text = re.sub(r"\s+([?!.,;:])", r"\1", re.sub(r"\s+", " ", "".join(kept))).strip()
+        text = _BEFORE_PUNCTUATION.sub(r"\1", " ".join("".join(kept).split()))
         return text if _WORD.search(text) else query
 
 
