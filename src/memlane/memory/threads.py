@@ -95,7 +95,7 @@ class ThreadsMixin(MemoryBase):
             if known is None:
                 raise
             return known
-        self._speakers.written((item.name, item.user))
+        self._speakers.written([item])
         if later:
             self._leave_behind(stored, texts)
         return stored[0]
@@ -204,7 +204,7 @@ class ThreadsMixin(MemoryBase):
             vectors_later=later,
         )  # fmt: skip
         stored = {key: messages for (key, _), messages in zip(writes, appended, strict=True)}
-        self._speakers.written(n for _, checked in writes for m in checked for n in (m.name, m.user))
+        self._speakers.written(m for _, checked in writes for m in checked)
         if later:  # every thread's texts at once: one model run for them all
             self._leave_behind([m for ms in appended for m in ms], texts)
         return stored
@@ -225,7 +225,7 @@ class ThreadsMixin(MemoryBase):
         them, in one transaction."""
         appends = [self._thread_append(key, checked)]
         stored = self.store.add_to_threads(self.agent, appends, self._now(), vectors, vectors_later=later)[0]
-        self._speakers.written(n for m in checked for n in (m.name, m.user))
+        self._speakers.written(checked)
         return stored
 
     def _thread_append(self, key: str, checked: list[NewMessage]) -> ThreadAppend:

@@ -18,13 +18,26 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterable
+from typing import Protocol
 
 __all__ = ["Names", "SpeakerNames"]
+
+
+class _Spoken(Protocol):
+    """A message as written: who spoke it."""
+
+    @property
+    def name(self) -> str | None: ...
+
+    @property
+    def user(self) -> str | None: ...
+
 
 _WORD = re.compile(r"\w+")
 _TOKEN = re.compile(r"\w+(?:['\u2019]\w+)*")  # a word with its apostrophes: "O'Brien", "Melanie's"
 _POSSESSIVES = ("'s", "\u2019s")
 _BEFORE_PUNCTUATION = re.compile(r"\s+([?!.,;:])")
+_KEPT = 256  # queries whose text is kept (the set is made again at each read of the names)
 
 
 def _key(token: str) -> str:
@@ -49,10 +62,19 @@ class Names:
             by_first.setdefault(words[0], set()).update({words, words[:1]})
         # The longest name first, so "Ana Lima" is taken whole before "Ana".
         self._by_first = {first: sorted(seqs, key=len, reverse=True) for first, seqs in by_first.items()}
+        self._done: dict[str, str] = {}  # a recall asks for its query's text once per retriever
 
     def without(self, query: str) -> str:
         """``query`` without the names it spells with a capital (and their possessive ``'s``), spaces
         tidied; ``query`` itself when it names none, or is nothing but names."""
+        done = self._done.get(query)
+        if done is None:
+            if len(self._done) >= _KEPT:
+                self._done.clear()
+            done = self._done[query] = self._without(query)
+        return done
+
+    def _without(self, query: str) -> str:
         if not self._by_first:
             return query
         tokens = list(_TOKEN.finditer(query))
@@ -96,9 +118,9 @@ class SpeakerNames:
                 self._names, self._read_at = Names(self._read()), time.monotonic()
             return self._names
 
-    def written(self, names: Iterable[str | None]) -> None:
-        """Note the names of messages just written: one not known yet makes the next search read them again."""
+    def written(self, messages: Iterable[_Spoken]) -> None:
+        """Note messages just written: a name (or user id) not known yet makes the next search read them again."""
         known = self._names
-        if known is not None and any(n and n not in known.names for n in names):
+        if known is not None and any(n and n not in known.names for m in messages for n in (m.name, m.user)):
             with self._lock:
                 self._names = None

@@ -5,7 +5,7 @@ blocks, and rows to records. Used by :mod:`memlane.store.postgres` and its parts
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
@@ -103,7 +103,7 @@ class Ids:
 
     __slots__ = ("data",)
 
-    def __init__(self, ids: Sequence[int]) -> None:
+    def __init__(self, ids: Collection[int]) -> None:
         if not len(ids):
             self.data = struct.pack(">iiI", 0, 0, _INT8_OID)  # no dimensions: the empty array
             return

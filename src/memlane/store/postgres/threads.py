@@ -277,7 +277,7 @@ class PostgresThreads(PostgresHost):
             agent_id = self._agent_id(conn, agent)
             if agent_id is None:
                 return []
-            rows = conn.execute(query, (max(before, 0), max(after, 0), agent_id, Ids(ids), Ids(list(skip))))
+            rows = conn.execute(query, (max(before, 0), max(after, 0), agent_id, Ids(ids), Ids(skip)))
             return [message_row(r) for r in rows]
 
         return self._run("read message windows", read, write=False)
