@@ -151,6 +151,8 @@ PRESETS: dict[str, SearchConfig] = {
         retrievers=("keyword", "vector"),
         fusion="linear",
         weights={"keyword": 1.0, "vector": 0.8},
+        # Pools of 3 x limit (75 for 25 results): recall level with 4 x, ~0.7 ms less work a query (round 15).
+        candidates_per_result=3,
         min_spread=0.5,
         keyword_coverage=0.5,
         speaker_boost=0.25,
