@@ -266,6 +266,25 @@ def test_unknown_presets_and_invalid_configs_are_config_errors(fake_mem: Memory)
         fake_mem.recall("anything", preset=SearchConfig(name="bad", retrievers=("telepathy",)))
 
 
+def test_each_retriever_is_asked_for_the_pool_the_preset_sets(fake_mem: Memory) -> None:
+    _chat(fake_mem, "t", [*FILLER, "the volcano documentary was great"])
+    asked: dict[str, list[int]] = {}
+    for name, retriever in list(fake_mem.searcher.retrievers.items()):
+
+        def recording(agent, query, scope, limit, name=name, retriever=retriever):  # type: ignore[no-untyped-def]
+            asked.setdefault(name, []).append(limit)
+            return retriever(agent, query, scope, limit)
+
+        fake_mem.searcher.retrievers[name] = recording
+    fake_mem.recall("volcano documentary", limit=25)  # the default: 3 x the results asked
+    fake_mem.recall("volcano documentary", limit=4)  # never fewer than min_candidates
+    default = get_preset("default")
+    assert default.candidates_per_result == 3 and default.min_candidates == 20
+    assert asked == {"keyword": [75, 20], "vector": [75, 20]}
+    assert fake_mem.recall("volcano", limit=4, preset=replace(default, candidates_per_result=8))
+    assert asked["keyword"][-1] == 32 and asked["vector"][-1] == 32
+
+
 def test_a_config_is_a_frozen_value(fake_mem: Memory) -> None:
     config = get_preset("default")
     with pytest.raises(AttributeError):
