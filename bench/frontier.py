@@ -261,7 +261,7 @@ def feedback(k: int, n: int, weight: float) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="what", required=True)
+    sub = parser.add_subparsers(dest="what", metavar="{windows,feedback}", required=True)
     w = sub.add_parser("windows", help="hits shown with fewer of their window's turns, and the oracle")
     w.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", help="a default preset field")
     f = sub.add_parser("feedback", help="keyword pseudo-relevance feedback as a third list")
