@@ -11,9 +11,10 @@ memlane (issue 16, round 16):
   choosing among a window's turns could reach with the same ranking.
 - **Keyword feedback** (``feedback``): a third list fused with the default's two. It takes the best ``k``
   messages of each of the keyword and vector lists, the ``n`` words of theirs (not the query's, not
-  stopwords) weighted by how many of them hold the word times its IDF in the conversation, and searches the
-  keyword index for those words (RM3-style pseudo-relevance feedback). The IDFs come from the conversation's
-  turns, counted here (a prototype: memlane's stores keep their own counts).
+  stopwords or chat filler) weighted by how many of them hold the word times its IDF in the conversation,
+  and searches the keyword index for those words (RM3-style pseudo-relevance feedback). The IDFs come from
+  the conversation's turns, counted here (a prototype: memlane's stores keep their own counts); words are
+  split as ``bench/locomo.py``'s BM25 baseline splits them.
 
     PYTHONPATH=src:bench .venv/bin/python bench/frontier.py windows
     PYTHONPATH=src:bench .venv/bin/python bench/frontier.py feedback [--k 3] [--n 5] [--weight 0.3]
@@ -23,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import re
 import statistics
 import sys
 from collections import Counter
@@ -41,6 +41,7 @@ from locomo import (
     TOKEN_BUDGET,
     Covers,
     DiskCachedEmbedder,
+    bm25_tokens,
     build_config,
     hit_text,
     ingest,
@@ -204,18 +205,17 @@ def windows(overrides: Sequence[str]) -> None:
 
 
 # -- keyword feedback -------------------------------------------------------------------------------
-_STOPWORDS = """a an the and or but if of to in on at for with from by about as is are was were be been being i you he
-    she it we they me him her us them my your his its our their this that these those what which who whom whose
-    when where why how do does did done have has had having not no yes so too very just really can could would
-    should will shall may might must im it's that's don't i've you're oh wow yeah hey hi thanks thank great good
-    cool awesome nice love like lot lots also one get got go going know think make made much more some any all
-    there here then than now well out up sure what's gonna new time things thing way feel something amazing"""
-STOPWORDS = frozenset(_STOPWORDS.split())
-WORD = re.compile(r"[a-z][a-z']+")
+#: Chat filler that ``bench/locomo.py``'s BM25 stopwords let through: never a word to search again by.
+_FILLER = """been being him us them these those whose have having not no yes too very just really can could should
+    shall may might must im don't i've you're oh wow yeah hey hi thanks thank great good cool awesome nice love like
+    lot lots also one get got go going know think make made much more some any all there here then than now well out
+    up sure gonna new time things thing way feel something amazing"""
+FILLER = frozenset(_FILLER.split())
 
 
 def words(text: str) -> set[str]:
-    return set(WORD.findall(text.lower()))
+    """A text's words as ``bench/locomo.py``'s BM25 baseline takes them (its stopwords left out)."""
+    return set(bm25_tokens(text))
 
 
 def feedback(k: int, n: int, weight: float) -> None:
@@ -238,7 +238,7 @@ def feedback(k: int, n: int, weight: float) -> None:
             asked = words(text)
             held: Counter[str] = Counter()
             for m in mem.store.get_messages(agent, ids):
-                held.update(w for w in words(m.content) if w not in STOPWORDS and w not in asked and len(w) > 2)
+                held.update(w for w in words(m.content) if w not in FILLER and w not in asked and len(w) > 2)
             terms = sorted(held, key=lambda w: -held[w] * math.log(total / (1 + counts[w])))[:n]
             return mem.store.keyword_search(agent, " ".join(terms), scope, pool) if terms else []
 
