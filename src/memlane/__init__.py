@@ -14,7 +14,6 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 
-from .config import Settings, load_settings
 from .context import Context
 from .errors import (
     ConfigError,
@@ -73,14 +72,16 @@ __all__ = [
 
 if _TYPE_CHECKING:  # what the names loaded on first use are, for type checkers
     from .async_memory import AsyncMemory
-    from .chat import ChatCommands, Reply
-    from .client import AsyncClient, Client
+    from .config import Settings, load_settings
 
 #: Names exported here that load on first use, and their modules: the edges' packages (the core does not
-#: depend on them) and the awaitable facade (it brings asyncio). `import memlane` imports none of them, so a
-#: short-lived process pays only for what it uses (tests/test_cold_start.py).
+#: depend on them), the awaitable facade (it brings asyncio) and the settings (pydantic; the first `Memory`
+#: loads them). `import memlane` imports none of them, so a short-lived process pays only for what it uses
+#: (tests/test_cold_start.py).
 _EDGES = {
     "AsyncMemory": "async_memory",
+    "Settings": "config",
+    "load_settings": "config",
     "ChatCommands": "chat",
     "Reply": "chat",
     "Client": "client",

@@ -46,6 +46,7 @@ sentence-transformers pools this model).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import os
@@ -282,10 +283,10 @@ class OnnxMiniLMEmbedder(Embedder):
             except Exception as error:  # e.g. an onnxruntime without 8-bit MatMulNBits: float32 still works
                 logger.warning("int8 matrix products unavailable (%s); MiniLM computes in float32", error)
         if session is None:
-            try:
-                model_bytes = _prepared(model_bytes, digest, None, folders)  # the tables' rows looked up first
-            except ImportError:
-                pass  # no onnx package: the model as stored (warned above when int8 was wanted)
+            # The tables' rows looked up first; without the onnx package the model as stored (warned above
+            # when int8 products were wanted).
+            with contextlib.suppress(ImportError):
+                model_bytes = _prepared(model_bytes, digest, None, folders)
             try:
                 session = onnxruntime.InferenceSession(model_bytes, options, providers=["CPUExecutionProvider"])
             except Exception as error:  # onnxruntime raises its own untyped exceptions

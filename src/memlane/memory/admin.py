@@ -12,8 +12,6 @@ from typing import IO, Any
 
 from ..errors import InvalidInput, ModelMismatch
 from ..exchange import EXPORT_FORMAT, EXPORT_VERSION, check_record
-from ..pipeline.memories import SUMMARY_KIND as MEMORY_KIND
-from ..pipeline.memories import list_memories, purge_memories
 from ..store import FactFilter, Scope, StoreStatus
 from ..types import Summary, UsageDay, UsageTotals
 from .base import KINDS, TOKEN_FIELDS, MemoryBase, aware, check_count, check_positive, item_text
@@ -135,10 +133,14 @@ class AdminMixin(MemoryBase):
 
     def list_memories(self, limit: int | None = None) -> list[Summary]:
         """The agent's memories (one per ended conversation, capped by ``memory_cap``), newest first."""
+        from ..pipeline.memories import list_memories  # the pipeline loads when it is used
+
         return list_memories(self, check_count(limit, "limit"))  # type: ignore[arg-type]
 
     def purge_memories(self) -> int:
         """Delete all of the agent's memories; returns how many."""
+        from ..pipeline.memories import purge_memories
+
         return purge_memories(self)  # type: ignore[arg-type]
 
     def delete_memory(self, memory_id: int) -> int:
@@ -147,6 +149,8 @@ class AdminMixin(MemoryBase):
         Raises:
             NotFound: no such memory in this agent. InvalidInput: a bad id.
         """
+        from ..pipeline.memories import purge_memories
+
         return purge_memories(self, check_positive(memory_id, "a memory id must be a positive integer"))  # type: ignore[arg-type]
 
     def delete_agent(self, *, purge: bool = False) -> dict[str, int]:
@@ -158,6 +162,8 @@ class AdminMixin(MemoryBase):
         open: they simply find an empty agent, and what they write afterwards belongs to it). Each step is a
         transaction of its own; an uninstall cut short is completed by running it again.
         """
+        from ..pipeline.memories import SUMMARY_KIND as MEMORY_KIND
+
         counts = {"threads": 0, "facts": 0, "summaries": 0, "memories": 0}
         for thread in self.store.list_threads(self.agent, user=None, status=None, limit=None, offset=0):
             counts["threads"] += bool(self.store.delete_thread(self.agent, thread.key))
