@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
-from memlane import Memory, Settings, load_settings
+from memlane import Memory
 from memlane.errors import NotFound
 from memlane.store.migrate import sqlite_file
+
+if TYPE_CHECKING:
+    from memlane import Settings
 
 __all__ = ["CliState", "get_state", "require_store"]
 
@@ -44,6 +48,8 @@ class CliState:
             ModelMismatch: the store was embedded with another model (unless ``check_model`` is false).
             NotFound: ``existing`` and there is no SQLite file at the location.
         """
+        from memlane import load_settings  # pydantic: only for a command that opens a store
+
         location = db if db is not None else self.db
         settings = load_settings(self.config, worker=worker)
         if existing:
