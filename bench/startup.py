@@ -16,7 +16,9 @@ runs. Each variant is a ``src`` folder put first on ``PYTHONPATH`` (so one run c
 and gets its own store, home and bytecode cache (``PYTHONPYCACHEPREFIX``, written by a warm-up run of every
 case, as an installed package has its ``.pyc`` files; ``PYTHONDONTWRITEBYTECODE`` is unset for the children).
 The warm-up also leaves whatever a first load caches (the prepared model file) in place: the figures are those
-of the second and later processes. Peak memory is the child's ``ru_maxrss`` (``os.wait4``).
+of the second and later processes. Each process is started and timed by a small launcher
+(``LAUNCHER``): wall time from its fork to its exit, CPU time and peak memory (``ru_maxrss``) from
+``os.wait4``.
 
 Command of record (from a checkout, with the project's virtualenv):
 
@@ -35,7 +37,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -109,19 +110,28 @@ def argv_of(case: Case, variant: Variant, n: int) -> list[str]:
     return out
 
 
+#: Times ARGV from a small process and prints its wall seconds, CPU seconds and peak RSS: forked from a
+#: larger one, a child's ``ru_maxrss`` would count the pages it shared with its parent until its exec.
+LAUNCHER = """
+import os, sys, time
+start = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+    os.execv(sys.argv[1], sys.argv[1:])
+_, status, usage = os.wait4(pid, 0)
+wall = time.perf_counter() - start
+print(os.waitstatus_to_exitcode(status), wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+"""
+
+
 def run_once(argv: list[str], env: dict[str, str]) -> dict[str, float]:
-    """Wall seconds, CPU seconds (user + system) and peak RSS (MB) of one process."""
-    start = time.perf_counter()
-    child = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    assert child.stderr is not None
-    _, status, usage = os.wait4(child.pid, 0)
-    wall = time.perf_counter() - start
-    errors = child.stderr.read().decode(errors="replace")
-    child.stderr.close()
-    child.returncode = os.waitstatus_to_exitcode(status)
-    if child.returncode != 0:
-        raise SystemExit(f"{' '.join(argv)} failed ({child.returncode}): {errors[-2000:]}")
-    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "peak_mb": usage.ru_maxrss / 1024}
+    """Wall seconds, CPU seconds (user + system) and peak RSS (MB) of one fresh process."""
+    done = subprocess.run([sys.executable, "-c", LAUNCHER, *argv], env=env, capture_output=True, text=True)
+    fields = done.stdout.split()
+    if done.returncode != 0 or len(fields) != 4 or fields[0] != "0":
+        raise SystemExit(f"{' '.join(argv)} failed: {done.stdout[-500:]} {done.stderr[-2000:]}")
+    return {"wall": float(fields[1]), "cpu": float(fields[2]), "peak_mb": float(fields[3])}
 
 
 def main() -> None:

@@ -85,7 +85,7 @@ def history(
         memlane --json history general --limit 10
     """
     state = get_state(ctx)
-    with state.open(existing=True) as mem:
+    with state.open(existing=True, reads_only=True) as mem:
         messages = mem.history(thread, limit=limit)
         if not messages:
             mem.thread(thread)  # an unknown thread is an error (likely a typo), an emptied one is not
@@ -112,7 +112,7 @@ def threads(
         memlane threads --user alice --status open
     """
     state = get_state(ctx)
-    with state.open(existing=True) as mem:
+    with state.open(existing=True, reads_only=True) as mem:
         found = mem.threads(user, status=status, limit=limit)
     show(state.json, {"threads": found}, threads_table(found) if found else "No threads yet.")
 
