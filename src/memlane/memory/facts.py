@@ -6,8 +6,6 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
-
 from ..errors import Forbidden, InvalidInput, NotFound
 from ..pipeline.extractive import term_set
 from ..store import FactFilter
@@ -236,6 +234,8 @@ class FactsMixin(MemoryBase):
         owned = self.store.list_facts(self.agent, FactFilter(user=owner, owned_only=True), limit=None)
         candidates = [f for f in owned if words <= term_set(f.content)]
         if candidates and self.embedder is not None:
+            import numpy as np  # loaded with the store's backend already; `import memlane` needs none
+
             query = np.asarray(self.embedder.embed_query(wanted), dtype=np.float32).reshape(-1)
             found, matrix = self.store.get_vectors(self.agent, "fact", [f.id for f in candidates])
             norms = np.linalg.norm(matrix, axis=1) * float(np.linalg.norm(query)) if len(found) else np.array([])
