@@ -59,8 +59,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-import numpy as np
-
 from memlane.embeddings.base import Embedder, EmbedKind, Vectors, normalize_rows
 from memlane.errors import ConfigError, ProviderError
 
@@ -188,6 +186,8 @@ class OnnxMiniLMEmbedder(Embedder):
         Raises:
             ConfigError, ProviderError: the model cannot be loaded or run.
         """
+        import numpy as np
+
         if not texts:
             return np.empty((0, self.dim), dtype=np.float32)
         runtime = self._loaded()
@@ -204,6 +204,8 @@ class OnnxMiniLMEmbedder(Embedder):
 
     def _run(self, runtime: _Runtime, ids: list[list[int]], width: int) -> Vectors:
         """One model run over texts padded to ``width``; mean pooling over the mask, normalised."""
+        import numpy as np
+
         input_ids = np.zeros((len(ids), width), dtype=np.int64)
         mask = np.zeros((len(ids), width), dtype=np.int64)
         for row, pieces in enumerate(ids):
@@ -464,6 +466,7 @@ def _with_int8_matmuls(model_bytes: bytes, mode: str = "block") -> bytes:
     Raises:
         ImportError: the ``onnx`` package is not installed.
     """
+    import numpy as np
     import onnx
     from onnx import helper, numpy_helper
 
@@ -515,6 +518,7 @@ def _with_int8_matmuls(model_bytes: bytes, mode: str = "block") -> bytes:
 def _block_matmul(name: str, x: str, out: str, quantized: Any, scales: Any) -> tuple[list[Any], list[Any]]:
     """Nodes and tensors computing ``out = x @ (quantized * scales)`` with an 8-bit ``MatMulNBits``:
     ``q + 128`` with the implicit zero point 128, one scale per output column repeated for each block."""
+    import numpy as np
     from onnx import helper, numpy_helper
 
     inner, columns = quantized.shape
@@ -544,11 +548,14 @@ def _row_matmul(name: str, x: str, out: str, quantized: Any, scales: Any) -> tup
     ``round(x / s) + 128`` in uint8 with ``s = max|x| / 127`` per token, ``MatMulInteger`` with the
     int8 weight, then ``* scale * s``.
     """
+    import numpy as np
     from onnx import TensorProto, helper, numpy_helper
 
     name = f"{name}row"
 
     def constant(suffix: str, value: Any) -> str:
+        import numpy as np
+
         tensors.append(numpy_helper.from_array(np.asarray(value), f"{name}_{suffix}"))
         return f"{name}_{suffix}"
 
