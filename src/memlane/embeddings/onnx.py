@@ -30,11 +30,13 @@ folds the whole 30,522-row table into float32 at load (47 MB more, and ~90 MB mo
 for the handful of rows a text uses; the vectors are bit for bit the same. The rewritten model is kept as
 a file, named by the sha256 of the original, the mode and its own sha256 (checked before it is run),
 beside the weights where that folder is writable, else in the user's cache folder: a later process loads
-it without the ``onnx`` package or the rewrite (cold load ~0.5 -> ~0.15 s, peak memory ~340 -> ~150 MB,
-bench/RESULTS.md, "Cold start"). It is written to a temporary file and renamed into place, so processes
+it without the ``onnx`` package or the rewrite (the load's CPU time 0.46 -> 0.21 s, the process's peak
+348 -> 135 MB; bench/RESULTS.md, "Cold start (issue 43)"). It is written to a temporary file and renamed into place, so processes
 that write it at once, or read it meanwhile, never see half a file; one that is damaged is made again.
-Session options were measured for one-shot use: onnxruntime's memory arena stays on (off, a one-shot
-process peaked ~17 MB higher and ran slower), as do its memory patterns (no difference).
+Session options were measured for one-shot use (``bench/onnx_session.py``): turning off onnxruntime's
+memory arena, its memory patterns or its weight prepacking moved a process's peak by 2-6 MB of ~150 (and
+the arena with the patterns off, +10 MB), against the 130 MB the prepared file and the row lookups saved:
+onnxruntime's defaults stay, as tuned for the long-lived processes that embed in bulk.
 
 Each model run uses one thread; a call with several batches runs them on ``concurrency`` threads at
 once (onnxruntime releases the GIL). One thread a run does ~1.25x the work per CPU-second of two
