@@ -31,8 +31,9 @@ for the handful of rows a text uses; the vectors are bit for bit the same. The r
 a file, named by the sha256 of the original, the mode and its own sha256 (checked before it is run),
 beside the weights where that folder is writable, else in the user's cache folder: a later process loads
 it without the ``onnx`` package or the rewrite (the load's CPU time 0.46 -> 0.21 s, the process's peak
-348 -> 135 MB; bench/RESULTS.md, "Cold start (issue 43)"). It is written to a temporary file and renamed into place, so processes
-that write it at once, or read it meanwhile, never see half a file; one that is damaged is made again.
+348 -> 135 MB; bench/RESULTS.md, "Cold start (issue 43)"). It is written to a temporary file and renamed
+into place, so processes that write it at once, or read it meanwhile, never see half a file; one that is
+damaged is made again.
 Session options were measured for one-shot use (``bench/onnx_session.py``): turning off onnxruntime's
 memory arena, its memory patterns or its weight prepacking moved a process's peak by 2-6 MB of ~150 (and
 the arena with the patterns off, +10 MB), against the 130 MB the prepared file and the row lookups saved:
@@ -249,7 +250,7 @@ class OnnxMiniLMEmbedder(Embedder):
             """The model file as installed, checked (read again where needed: its 22 MB are not kept in
             memory while a prepared copy is loaded)."""
             try:
-                data = path.read_bytes()
+                data: bytes = path.read_bytes()
             except OSError as error:
                 raise ProviderError(f"cannot read the MiniLM model file {path}: {error}") from error
             digest = hashlib.sha256(data).hexdigest()
