@@ -39,7 +39,9 @@ def served(tmp_path: Path) -> Iterator[tuple[str, Memory, FakeClock]]:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     server = uvicorn.Server(
-        uvicorn.Config(create_app(mem, ServerSettings(rate_limit=0)), host="127.0.0.1", port=port, log_level="warning")
+        uvicorn.Config(
+            create_app(mem, ServerSettings(rate_limit=0, open=True)), host="127.0.0.1", port=port, log_level="warning"
+        )
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -426,7 +426,9 @@ def test_an_open_server_treats_the_visitor_as_admin(tmp_path: Path) -> None:
 
     with Memory(tmp_path / "open.db", agent="bot", settings=load_settings(embedder="none", worker="none")) as mem:
         mem.remember("the agent keeps notes", category="other")
-        with TestClient(create_app(mem, ServerSettings(rate_limit=0))) as http:
+        with TestClient(
+            create_app(mem, ServerSettings(rate_limit=0, open=True)), base_url="http://127.0.0.1:8080"
+        ) as http:
             page = http.get("/ui/")
             assert page.status_code == 200 and "open server (admin)" in page.text
             assert 'href="/ui/agents/bot/threads"' in page.text

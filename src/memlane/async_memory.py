@@ -226,6 +226,12 @@ class AsyncMemory:
     ) -> Thread:
         return await self._run(self.sync.set_thread, thread, system_prompt=system_prompt, metadata=metadata)
 
+    async def user_thread(self, thread: str, user: str, *, manage: bool = False, must_exist: bool = False) -> str:
+        return await self._run(self.sync.user_thread, thread, user, manage=manage, must_exist=must_exist)
+
+    async def message(self, thread: str, message_id: int) -> Message:
+        return await self._run(self.sync.message, thread, message_id)
+
     async def reset(self, thread: str) -> int:
         return await self._run(self.sync.reset, thread)
 

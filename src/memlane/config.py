@@ -62,6 +62,11 @@ class Settings(BaseSettings):
         description="Visibility of facts remember() stores without one and of those the pipeline extracts; shared "
         "suits a group chat, where what anyone says about a person may serve everyone (seed 003).",
     )
+    share_needs_approval: bool = Field(
+        True,
+        description="A fact a user shares through a user API key waits, private, until an agent key shares it "
+        "(a shared fact reaches every other user's prompt).",
+    )
     strategy: Literal["simple", "summarization", "hybrid"] = Field(
         "hybrid",
         description="What context() holds besides the newest messages (seed 002): simple nothing (and no "

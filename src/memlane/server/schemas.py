@@ -16,12 +16,14 @@ __all__ = [
     "ContextBody",
     "ContextOut",
     "Deleted",
+    "EditBody",
     "FactBody",
     "FactOut",
     "FactPatch",
     "KeyBody",
     "MemoryOut",
     "MessageBody",
+    "MessageIdsBody",
     "MessagesBody",
     "Problem",
     "RecallBody",
@@ -48,7 +50,7 @@ class MessageBody(Body):
 
     role: Literal["user", "assistant", "system", "tool"]
     content: str | None = None
-    user: str | None = Field(None, min_length=1, max_length=200)
+    user: str | None = Field(None, min_length=1)
     name: str | None = None
     tool_calls: list[dict[str, Any]] | None = None
     tool_call_id: str | None = None
@@ -59,7 +61,7 @@ class MessageBody(Body):
 class OneMessageBody(MessageBody):
     """One message; ``external_id``: the chat platform's id of it (a message delivered twice is stored once)."""
 
-    external_id: str | None = Field(None, min_length=1, max_length=200)
+    external_id: str | None = Field(None, min_length=1)
 
 
 class MessagesBody(Body):
@@ -69,7 +71,7 @@ class MessagesBody(Body):
 
 
 MAX_BATCH_MESSAGES = 1000  # most messages one batch request may carry, in all its threads together
-ThreadKeyText = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[^\s/]+$")]  # as in a route's path
+ThreadKeyText = Annotated[str, Field(min_length=1)]  # the core checks names (memlane.validation.check_key)
 
 
 class ThreadsMessagesBody(Body):
@@ -89,7 +91,7 @@ class ContextBody(Body):
     """``Memory.context``'s arguments."""
 
     query: str | None = None
-    user: str | None = Field(None, min_length=1, max_length=200)
+    user: str | None = Field(None, min_length=1)
     budget: int | None = Field(None, ge=1)
     system_prompt: str | None = None
 
@@ -98,8 +100,8 @@ class RecallBody(Body):
     """``Memory.recall``'s arguments (every filter)."""
 
     query: str = Field(min_length=1)
-    user: str | None = Field(None, min_length=1, max_length=200)
-    thread: str | None = Field(None, min_length=1, max_length=200)
+    user: str | None = Field(None, min_length=1)
+    thread: str | None = Field(None, min_length=1)
     limit: int = Field(5, ge=1, le=100)
     kinds: list[Literal["message", "fact", "summary"]] | None = None
     since: datetime | None = None
@@ -115,13 +117,13 @@ class FactBody(Body):
     """``Memory.remember``'s arguments."""
 
     content: str
-    user: str | None = Field(None, min_length=1, max_length=200)
+    user: str | None = Field(None, min_length=1)
     category: str = "fact"
     importance: int = 3
     visibility: Literal["private", "shared"] | None = None
-    subject: str | None = Field(None, min_length=1, max_length=200)
+    subject: str | None = Field(None, min_length=1)
     metadata: dict[str, Any] | None = None
-    thread: str | None = Field(None, min_length=1, max_length=200)
+    thread: str | None = Field(None, min_length=1)
 
 
 class FactPatch(Body):
@@ -131,24 +133,24 @@ class FactPatch(Body):
     category: str | None = None
     importance: int | None = None
     visibility: Literal["private", "shared"] | None = None
-    subject: str | None = Field(None, min_length=1, max_length=200)
+    subject: str | None = Field(None, min_length=1)
     metadata: dict[str, Any] | None = None
-    user: str | None = Field(None, min_length=1, max_length=200)
+    user: str | None = Field(None, min_length=1)
 
 
 class VisibilityBody(Body):
     """Share a fact with every user of the agent, or make it private again (seed 004)."""
 
     visibility: Literal["private", "shared"]
-    user: str | None = Field(None, min_length=1, max_length=200)
+    user: str | None = Field(None, min_length=1)
 
 
 class KeyBody(Body):
     """A new API key (admin only)."""
 
     scope: Literal["admin", "agent", "user"]
-    agent: str | None = Field(None, min_length=1, max_length=200)
-    user: str | None = Field(None, min_length=1, max_length=200)
+    agent: str | None = Field(None, min_length=1)
+    user: str | None = Field(None, min_length=1)
     label: str | None = Field(None, max_length=200)
     expires_at: datetime | None = None
 
@@ -179,10 +181,23 @@ class ContextOut(BaseModel):
 
 
 class FactOut(BaseModel):
-    """A fact with its change history."""
+    """A fact with its change history (empty for a user who sees another user's shared fact: its current
+    text only, never the earlier versions)."""
 
     fact: Fact
     history: list[FactChange]
+
+
+class EditBody(Body):
+    """A message's new text (the chat platform's edit)."""
+
+    content: str
+
+
+class MessageIdsBody(Body):
+    """Messages to delete, by id."""
+
+    ids: list[Annotated[int, Field(ge=1, le=2**62)]] = Field(min_length=1, max_length=10_000)
 
 
 class MemoryOut(BaseModel):
@@ -200,7 +215,7 @@ class MemoryOut(BaseModel):
 class Problem(BaseModel):
     """An error (RFC 9457 problem details)."""
 
-    type: str = "about:blank"
+    type: str = Field("urn:memlane:problem:not-found", description="urn:memlane:problem:<kind>, stable")
     title: str
     status: int
     detail: str
@@ -220,6 +235,7 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {
         (404, "Not found"),
         (409, "Conflict with what is stored"),
         (413, "Request body too large"),
+        (415, "The body is not JSON (JSON Lines for an import)"),
         (422, "Invalid input"),
         (429, "Rate limit exceeded (see Retry-After)"),
         (502, "LLM or embedding provider failed"),
