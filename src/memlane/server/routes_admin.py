@@ -12,7 +12,7 @@ from fastapi import APIRouter, Depends, Path, Response
 from memlane.store import StoreStatus
 from memlane.types import ApiKey
 
-from .auth import Caller, admin_caller, server_state
+from .auth import Caller, admin_caller, caller, server_state
 from .metrics import render_metrics
 from .schemas import PROBLEMS, KeyBody
 from .state import ServerState
@@ -25,6 +25,16 @@ router = APIRouter(prefix="/v1", tags=["admin"], responses=PROBLEMS)
 ops = APIRouter(tags=["operations"])
 Admin = Annotated[Caller, Depends(admin_caller)]
 State = Annotated[ServerState, Depends(server_state)]
+
+
+@router.get("/whoami", summary="The caller's scope, agent and user (what a key may reach)")
+def whoami(who: Annotated[Caller, Depends(caller)]) -> dict[str, str | None]:
+    return {"scope": who.scope, "agent": who.agent, "user": who.user}
+
+
+@router.get("/agents", summary="Every agent with anything stored (admin keys)")
+def agents(_: Admin, state: State) -> list[str]:
+    return state.memory.agents()
 
 
 @router.get("/keys", summary="Every API key (never the keys themselves)")

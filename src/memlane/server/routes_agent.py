@@ -15,10 +15,10 @@ from fastapi.responses import StreamingResponse
 
 from memlane.errors import InvalidInput
 from memlane.store import StoreStatus
-from memlane.types import Job, Summary, UsageDay
+from memlane.types import Job, Summary, UsageDay, UserRecord
 
 from .auth import Scoped, existing, scoped
-from .schemas import PROBLEMS, Deleted, MemoryOut
+from .schemas import PROBLEMS, Deleted, FlushBody, MemoryOut, TextBody, UserPatch
 
 __all__ = ["memory_out", "router"]
 
@@ -49,9 +49,9 @@ def memory_out(s: Summary) -> MemoryOut:
 
 
 @router.get("/memories", summary="List the agent's memories")
-def list_memories(s: Known, limit: Annotated[int | None, Query(ge=1, le=10_000)] = None) -> dict[str, list[MemoryOut]]:
+def list_memories(s: Known, limit: Annotated[int | None, Query(ge=1, le=10_000)] = None) -> dict[str, Any]:
     s.require_agent_level()
-    return {"memories": [memory_out(m) for m in s.memory.list_memories(limit)]}
+    return {"memories": [memory_out(m) for m in s.memory.list_memories(limit)], "cap": s.memory.memory_cap()}
 
 
 @router.delete("/memories", summary="Purge every memory of the agent")
@@ -150,3 +150,33 @@ async def import_(
 
     result: dict[str, int] = await run_in_threadpool(s.memory.import_, io.StringIO(text), on_conflict=on_conflict)
     return result
+
+
+@router.get("/users/{user}", summary="What memlane keeps about a user: persona, context, interactions")
+def user_record(s: Known, user: UserKey) -> UserRecord:
+    who = s.acting_for(user)
+    assert who is not None
+    return s.memory.user(who)
+
+
+@router.patch("/users/{user}", summary="Set a user's preferred persona or custom context")
+def set_user(s: Scope, user: UserKey, body: UserPatch) -> UserRecord:
+    who = s.acting_for(user)
+    assert who is not None
+    return s.memory.set_user(who, **body.model_dump(exclude_unset=True))
+
+
+@router.post("/tokens", summary="Count a text's tokens with the agent's tokenizer")
+def count_tokens(s: Scope, body: TextBody) -> dict[str, int]:
+    return {"tokens": s.memory.count_tokens(body.text)}
+
+
+@router.post("/flush", summary="Wait for the vectors of the writes already made (at most 30 s)")
+def flush(s: Scope, body: FlushBody) -> dict[str, bool]:
+    return {"flushed": s.memory.flush(30.0 if body.timeout is None else body.timeout)}
+
+
+@router.delete("", summary="Delete the agent: its conversations, facts, profiles and digests (memories unless purge)")
+def delete_agent(s: Known, purge: bool = False) -> dict[str, int]:
+    s.require_agent_level()
+    return s.memory.delete_agent(purge=purge)

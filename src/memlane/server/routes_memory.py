@@ -24,6 +24,7 @@ from .schemas import (
     FactBody,
     FactOut,
     FactPatch,
+    ForgetMatchingBody,
     RecallBody,
     SectionOut,
     VisibilityBody,
@@ -182,3 +183,8 @@ def forget_all(
     where = None if thread is None else s.thread(thread)
     count = s.memory.forget_all(s.acting_for(user), subject=subject, category=category, thread=where, purge=purge)
     return {"forgotten": count}
+
+
+@router.post("/facts/forget-matching", summary="Forget the user's facts that say a text")
+def forget_matching(s: Known, body: ForgetMatchingBody) -> list[Fact]:
+    return s.memory.forget_matching(body.text, user=s.acting_for(body.user), purge=body.purge)

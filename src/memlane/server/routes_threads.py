@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Path, Query, Response
 
 from memlane.errors import Forbidden, NotFound
-from memlane.types import Message, Thread
+from memlane.types import Message, Summary, Thread
 
 from .auth import Scoped, existing, scoped
 from .names import THREAD
@@ -18,6 +18,7 @@ from .schemas import (
     MessageIdsBody,
     MessagesBody,
     OneMessageBody,
+    PruneBody,
     ThreadBody,
     ThreadsMessagesBody,
 )
@@ -143,4 +144,31 @@ def external_message(s: Known, thread: ThreadKey, external_id: str) -> Message:
     found = s.memory.external_message(key, external_id)
     if found is None:
         raise NotFound(f"no message {external_id!r} in thread {thread!r}")
+    return found
+
+
+@router.post("/prune", summary="Delete threads idle for a number of days (their facts stay)")
+def prune(s: Known, body: PruneBody) -> dict[str, int]:
+    s.require_agent_level()
+    return {"deleted": s.memory.prune(body.older_than_days)}
+
+
+@router.post("/prune/messages", summary="Delete messages older than a number of days, keeping their threads")
+def prune_messages(s: Known, body: PruneBody) -> dict[str, int]:
+    s.require_agent_level()
+    return {"deleted": s.memory.prune_messages(body.older_than_days, thread=body.thread)}
+
+
+@router.get("/summaries", summary="Summaries: a thread's rolling ones, memories, profiles and digests")
+def summaries(
+    s: Known,
+    thread: Annotated[str | None, Query(min_length=1)] = None,
+    kind: Annotated[str | None, Query(min_length=1, max_length=50)] = None,
+    limit: Annotated[int, Query(ge=1, le=10_000)] = 1000,
+) -> list[Summary]:
+    if s.is_user and thread is None:
+        raise Forbidden("a user key lists the summaries of one of its threads: give thread")
+    found = s.memory.summaries(None if thread is None else s.thread(thread, must_exist=True), kind=kind, limit=limit)
+    if s.is_user:  # of a thread it takes part in, nothing that belongs to another user
+        found = [x for x in found if x.owner in (None, s.caller.user)]
     return found

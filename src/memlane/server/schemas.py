@@ -20,16 +20,21 @@ __all__ = [
     "FactBody",
     "FactOut",
     "FactPatch",
+    "FlushBody",
+    "ForgetMatchingBody",
     "KeyBody",
     "MemoryOut",
     "MessageBody",
     "MessageIdsBody",
     "MessagesBody",
     "Problem",
+    "PruneBody",
     "RecallBody",
     "SectionOut",
+    "TextBody",
     "ThreadBody",
     "ThreadsMessagesBody",
+    "UserPatch",
     "VisibilityBody",
 ]
 
@@ -192,6 +197,42 @@ class EditBody(Body):
     """A message's new text (the chat platform's edit)."""
 
     content: str
+
+
+class PruneBody(Body):
+    """Delete what is older than ``older_than_days`` days (threads idle that long, or messages: then ``thread``
+    may narrow it to one thread)."""
+
+    older_than_days: float = Field(ge=0)
+    thread: str | None = Field(None, min_length=1)
+
+
+class UserPatch(Body):
+    """A user's record: the persona they prefer and the context they asked the bot to keep in mind (null
+    clears a field; a field left out stays as it is)."""
+
+    persona: str | None = None
+    custom_context: str | None = None
+
+
+class TextBody(Body):
+    """A text (to count its tokens)."""
+
+    text: str
+
+
+class FlushBody(Body):
+    """Wait up to ``timeout`` seconds (at most 30) for the vectors of writes already made."""
+
+    timeout: float | None = Field(None, ge=0, le=30)
+
+
+class ForgetMatchingBody(Body):
+    """Forget the user's facts that say ``text`` (``Memory.forget_matching``)."""
+
+    text: str = Field(min_length=1)
+    user: str | None = Field(None, min_length=1)
+    purge: bool = False
 
 
 class MessageIdsBody(Body):
