@@ -22,6 +22,7 @@ from memlane.server import create_app
 from memlane.types import UsageTotals
 
 PACKAGE = Path(__file__).resolve().parents[1] / "clients" / "typescript"
+GENERATOR = PACKAGE / "node_modules" / "openapi-typescript"
 GENERATED = PACKAGE / "src" / "generated" / "openapi.ts"
 CLIENT = (PACKAGE / "src" / "client.ts").read_text(encoding="utf-8")
 TYPES = (PACKAGE / "src" / "types.ts").read_text(encoding="utf-8")
@@ -44,9 +45,12 @@ def _document(tmp_path: Path) -> dict[str, object]:
 
 def test_the_generated_types_are_those_of_the_servers_current_document(tmp_path: Path) -> None:
     node = shutil.which("node")
-    missing = [what for what, ok in (("node", node), ("npm", shutil.which("npm")),
-                                     ("clients/typescript/node_modules (run `npm ci` there)",
-                                      (PACKAGE / "node_modules" / "openapi-typescript").is_dir())) if not ok]  # fmt: skip
+    needed = {
+        "node": node is not None,
+        "npm": shutil.which("npm") is not None,
+        "clients/typescript/node_modules (run `npm ci` there)": GENERATOR.is_dir(),
+    }
+    missing = [what for what, ok in needed.items() if not ok]
     if missing:
         if _in_ci():
             pytest.fail(f"CI must check the TypeScript client's types, but {', '.join(missing)} is missing")
@@ -54,7 +58,7 @@ def test_the_generated_types_are_those_of_the_servers_current_document(tmp_path:
     spec = tmp_path / "openapi.json"
     spec.write_text(json.dumps(_document(tmp_path)), encoding="utf-8")
     fresh = tmp_path / "openapi.ts"
-    subprocess.run([str(node), "scripts/gen.mjs", "--spec", str(spec), "--out", str(fresh)], cwd=PACKAGE,
+    subprocess.run([str(node or "node"), "scripts/gen.mjs", "--spec", str(spec), "--out", str(fresh)], cwd=PACKAGE,
                    check=True, capture_output=True, timeout=120)  # fmt: skip
     committed, current = GENERATED.read_text(encoding="utf-8"), fresh.read_text(encoding="utf-8")
     diff = "".join(list(difflib.unified_diff(committed.splitlines(True), current.splitlines(True),

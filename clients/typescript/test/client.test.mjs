@@ -1,6 +1,9 @@
 // The client against a real `memlane serve` (see server.mjs): one server for the calls, a second one on
 // the same store with a rate limit of 1 request a second for the 429 retries.
 import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { createServer } from "node:http";
+import { fileURLToPath } from "node:url";
 import { after, before, describe, test } from "node:test";
 import {
   Forbidden,
@@ -274,5 +277,67 @@ describe("the agent's memory and bookkeeping", () => {
     await failure(copy.import(text), MemlaneError); // the same records again conflict by default
     const skipped = await copy.import(records, { on_conflict: "skip" });
     assert.ok(skipped, JSON.stringify(skipped));
+  });
+});
+
+/** Run examples/bot.mjs with `lines` on its stdin; resolves to its stdout lines. */
+function runBot(lines, env) {
+  const bot = fileURLToPath(new URL("../examples/bot.mjs", import.meta.url));
+  return new Promise((done, fail) => {
+    const child = execFile(process.execPath, [bot], { env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
+      error ? fail(new Error(`${error.message}\n${stderr}`)) : done(stdout.trim().split("\n")),
+    );
+    child.stdin.end(lines.join("\n") + "\n");
+  });
+}
+
+describe("the example bot (examples/bot.mjs)", () => {
+  test("stores each message and the model's reply, and sends the model the context with the user's facts", async () => {
+    const requests = [];
+    const llm = createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk) => (body += chunk));
+      req.on("end", () => {
+        requests.push({ path: req.url, body: JSON.parse(body) });
+        res.setHeader("content-type", "application/json");
+        res.end(JSON.stringify({ choices: [{ message: { role: "assistant", content: `reply ${requests.length}` } }] }));
+      });
+    });
+    await new Promise((done) => llm.listen(0, "127.0.0.1", done));
+    try {
+      const out = await runBot(["/remember I keep bees", "what do I keep?", "/facts"], {
+        MEMLANE_URL: server.url,
+        MEMLANE_KEY: keys.bot,
+        MEMLANE_AGENT: "bot",
+        BOT_USER: "erin",
+        BOT_THREAD: "console-erin",
+        OPENAI_BASE_URL: `http://127.0.0.1:${llm.address().port}/v1`,
+        OPENAI_MODEL: "stub",
+      });
+      assert.match(out[0], /^remembered fact #\d+$/);
+      assert.equal(out[1], "reply 1");
+      assert.match(out[2], /I keep bees/);
+      assert.equal(requests.length, 1);
+      assert.equal(requests[0].path, "/v1/chat/completions");
+      const sent = requests[0].body.messages;
+      assert.match(sent[0].content, /I keep bees/, "the user's fact reached the model's system message");
+      assert.deepEqual(sent.at(-1), { role: "user", content: "what do I keep?" });
+      const stored = await as("bot").history("console-erin");
+      assert.deepEqual(stored.map((m) => [m.role, m.content]), [["user", "what do I keep?"], ["assistant", "reply 1"]]);
+    } finally {
+      llm.close();
+    }
+  });
+
+  test("runs with a user key and no model at all (the stub echoes)", async () => {
+    const out = await runBot(["hello from the console"], {
+      MEMLANE_URL: server.url,
+      MEMLANE_KEY: keys.alice,
+      BOT_USER: "alice",
+      BOT_THREAD: "console-alice",
+      OPENAI_BASE_URL: "",
+    });
+    assert.match(out[0], /^\(stub model\) you said: "hello from the console"/);
+    assert.equal((await as("alice").history("console-alice")).length, 2);
   });
 });
