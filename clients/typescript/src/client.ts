@@ -8,6 +8,7 @@
  * passed to another unchanged.
  */
 import type { paths } from "./generated/openapi.js";
+import { Unreachable } from "./errors.js";
 import { Transport, type QueryValue } from "./http.js";
 import type {
   BodyOf,
@@ -326,9 +327,18 @@ export class Memlane {
     });
     if (!response.body) return;
     const decoder = new TextDecoder();
+    const chunks = (response.body as unknown as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
     let pending = "";
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      pending += decoder.decode(chunk, { stream: true });
+    for (;;) {
+      let next: IteratorResult<Uint8Array>;
+      try {
+        next = await chunks.next();
+      } catch (error) {
+        // the timeout (or the network) cut the stream: no records are made up, the export is incomplete
+        throw new Unreachable(`the export from ${this.url} stopped before its end: ${String(error)}`, { cause: error });
+      }
+      if (next.done) break;
+      pending += decoder.decode(next.value, { stream: true });
       const lines = pending.split("\n");
       pending = lines.pop() ?? "";
       for (const line of lines) if (line.trim()) yield JSON.parse(line) as Record<string, unknown>;
