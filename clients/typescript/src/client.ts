@@ -199,6 +199,7 @@ export class Memlane {
   /** The memories most relevant to `query`, best first; with `group_by: "thread"`, grouped by thread. */
   recall(query: string, options: RecallOptions & { group_by: "thread" }): Promise<HitGroup[]>;
   recall(query: string, options?: RecallOptions & { group_by?: null }): Promise<Hit[]>;
+  recall(query: string, options?: RecallOptions): Promise<Hit[] | HitGroup[]>;
   recall(query: string, options: RecallOptions = {}): Promise<Hit[] | HitGroup[]> {
     return this.#call("post", "/v1/agents/{agent}/recall", { body: { ...options, query } });
   }

@@ -21,12 +21,14 @@ export async function typed(mem: Memlane): Promise<void> {
   const groups: HitGroup[] = await mem.recall("tea", { group_by: "thread" });
   // @ts-expect-error: grouped recall answers groups, not hits
   const wrong: Hit[] = await mem.recall("tea", { group_by: "thread" });
+  const grouping: "thread" | null = Math.random() > 0.5 ? "thread" : null;
+  const either: Hit[] | HitGroup[] = await mem.recall("tea", { group_by: grouping });
 
   const ctx: Context = await mem.context("t", { user: "alice", budget: 2000 });
   const first: { role: string; content: string | null } | undefined = ctx.openai_messages[0];
   const cleared: number = await mem.resetThread("t");
   const removed: void = await mem.deleteThread("t");
-  void [owner, hits, groups, wrong, first, cleared, removed];
+  void [owner, hits, groups, wrong, either, first, cleared, removed];
 
   try {
     await mem.fact(1);
