@@ -84,28 +84,30 @@ const BY_STATUS: Record<number, ErrorClass> = {
   503: StorageError,
 };
 
-// A problem `type` other than about:blank names its kind in its last path segment (e.g.
-// ".../problems/not-found"); the server sends about:blank today, so the status decides.
-const BY_TYPE: Record<string, ErrorClass> = {
-  invalidinput: InvalidInput,
-  validationerror: InvalidInput,
-  badrequest: InvalidInput,
+// memlane's problems name their kind in a stable `type`, urn:memlane:problem:<kind> (docs/service.md,
+// "Errors"); the kind decides the class, else the status does (a proxy's error page, say).
+const PROBLEM_TYPE = "urn:memlane:problem:";
+const BY_KIND: Record<string, ErrorClass> = {
+  "invalid-input": InvalidInput,
+  "malformed-json": InvalidInput,
+  "bad-request": InvalidInput,
+  "body-too-large": InvalidInput,
+  "unsupported-media-type": InvalidInput,
+  "host-not-allowed": InvalidInput,
   unauthenticated: Unauthenticated,
-  unauthorized: Unauthenticated,
   forbidden: Forbidden,
-  notfound: NotFound,
+  "cross-origin": Forbidden,
+  "not-found": NotFound,
   conflict: Conflict,
-  ratelimited: RateLimited,
-  toomanyrequests: RateLimited,
-  providererror: ProviderError,
-  storageerror: StorageError,
-  storageunavailable: StorageError,
+  "rate-limited": RateLimited,
+  "provider-error": ProviderError,
+  "storage-unavailable": StorageError,
+  "internal-error": ServerError,
 };
 
 function classFor(status: number, type: string | undefined): ErrorClass {
-  if (type && type !== "about:blank") {
-    const slug = type.replace(/[#?].*$/, "").split("/").filter(Boolean).pop() ?? "";
-    const known = BY_TYPE[slug.toLowerCase().replace(/[^a-z]/g, "")];
+  if (type?.startsWith(PROBLEM_TYPE)) {
+    const known = BY_KIND[type.slice(PROBLEM_TYPE.length)];
     if (known) return known;
   }
   return BY_STATUS[status] ?? (status >= 500 ? ServerError : MemlaneError);

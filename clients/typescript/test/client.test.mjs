@@ -162,7 +162,12 @@ describe("scopes", () => {
     await failure(bob.forget(secret.id), NotFound);
     await failure(bob.facts({ user: "alice" }), Forbidden);
 
-    await alice.setVisibility(secret.id, "shared");
+    // A user's wish to share waits for the agent (share_needs_approval, on by default).
+    const asked = await alice.setVisibility(secret.id, "shared");
+    assert.equal(asked.visibility, "private");
+    assert.equal(asked.metadata.share_requested, true);
+    await failure(bob.fact(secret.id), NotFound);
+    await as("bot").setVisibility(secret.id, "shared");
     assert.equal((await bob.fact(secret.id)).content, "Alice's door code is 4711");
   });
 
@@ -333,15 +338,15 @@ describe("the example bot (examples/bot.mjs)", () => {
     }
   });
 
-  test("runs with a user key and no model at all (the stub echoes)", async () => {
+  test("runs with no model at all (the stub echoes)", async () => {
     const out = await runBot(["hello from the console"], {
       MEMLANE_URL: server.url,
-      MEMLANE_KEY: keys.alice,
+      MEMLANE_KEY: keys.bot,
       BOT_USER: "alice",
       BOT_THREAD: "console-alice",
       OPENAI_BASE_URL: "",
     });
     assert.match(out[0], /^\(stub model\) you said: "hello from the console"/);
-    assert.equal((await as("alice").history("console-alice")).length, 2);
+    assert.equal((await as("alice").history("console-alice")).length, 2); // her conversation with the bot
   });
 });

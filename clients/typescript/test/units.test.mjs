@@ -29,7 +29,7 @@ test("Retry-After in seconds or as an HTTP date", () => {
 });
 
 const problem = (status, extra = {}) =>
-  JSON.stringify({ type: "about:blank", title: "t", status, detail: `detail ${status}`, request_id: "rid-1", ...extra });
+  JSON.stringify({ type: "urn:memlane:problem:x", title: "t", status, detail: `detail ${status}`, request_id: "rid-1", ...extra });
 
 test("each status is its error class, with the problem's detail and request id", () => {
   const cases = [
@@ -49,7 +49,7 @@ test("each status is its error class, with the problem's detail and request id",
 });
 
 test("a problem type other than about:blank decides the class; a body that is no problem still gives one", () => {
-  const typed = errorFor(400, problem(400, { type: "https://memlane.dev/problems/not-found" }), new Headers());
+  const typed = errorFor(400, problem(400, { type: "urn:memlane:problem:not-found" }), new Headers());
   assert.ok(typed instanceof NotFound);
   assert.ok(errorFor(422, problem(422, { type: "urn:memlane:conflict" }), new Headers()) instanceof InvalidInput);
   const page = errorFor(502, "<html>Bad gateway</html>", new Headers({ "x-request-id": "proxy-9" }));

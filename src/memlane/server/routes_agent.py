@@ -18,7 +18,7 @@ from memlane.store import StoreStatus
 from memlane.types import Job, Summary, UsageDay, UserRecord
 
 from .auth import Scoped, existing, scoped
-from .schemas import PROBLEMS, Deleted, FlushBody, MemoryOut, TextBody, UserPatch
+from .schemas import PROBLEMS, Deleted, FlushBody, MemoriesOut, MemoryOut, TextBody, UserPatch
 
 __all__ = ["memory_out", "router"]
 
@@ -49,9 +49,9 @@ def memory_out(s: Summary) -> MemoryOut:
 
 
 @router.get("/memories", summary="List the agent's memories")
-def list_memories(s: Known, limit: Annotated[int | None, Query(ge=1, le=10_000)] = None) -> dict[str, Any]:
+def list_memories(s: Known, limit: Annotated[int | None, Query(ge=1, le=10_000)] = None) -> MemoriesOut:
     s.require_agent_level()
-    return {"memories": [memory_out(m) for m in s.memory.list_memories(limit)], "cap": s.memory.memory_cap()}
+    return MemoriesOut(memories=[memory_out(m) for m in s.memory.list_memories(limit)], cap=s.memory.memory_cap())
 
 
 @router.delete("/memories", summary="Purge every memory of the agent")

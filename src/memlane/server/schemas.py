@@ -23,6 +23,7 @@ __all__ = [
     "FlushBody",
     "ForgetMatchingBody",
     "KeyBody",
+    "MemoriesOut",
     "MemoryOut",
     "MessageBody",
     "MessageIdsBody",
@@ -251,6 +252,13 @@ class MemoryOut(BaseModel):
     sourceConversationId: str | None
     metadata: dict[str, Any]
     summary: Summary = Field(description="The memory as memlane stores it (what Memory.list_memories returns).")
+
+
+class MemoriesOut(BaseModel):
+    """The agent's memories, newest first, and how many it keeps at most."""
+
+    memories: list[MemoryOut]
+    cap: int = Field(description="The memory_cap setting: memories kept at most (the oldest are compacted).")
 
 
 class Problem(BaseModel):
