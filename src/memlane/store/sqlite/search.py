@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -166,10 +166,10 @@ def _messages_with(conn: sqlite3.Connection, agent_id: int, term: str, cap: int)
     return int(conn.execute(sql, (match, cap)).fetchone()[0])
 
 
-def _indexed_rows(conn: sqlite3.Connection) -> int:
-    """The rows of the message index as its BM25 counts them (all agents'): the first varint of FTS5's
-    averages record (``id = 1`` of its data table), 0 when there is none."""
-    row = conn.execute("SELECT block FROM messages_fts_data WHERE id = 1").fetchone()
+def _indexed_rows(conn: sqlite3.Connection, table: str = "messages_fts") -> int:
+    """The rows of an FTS5 index (by default the messages') as its BM25 counts them (all agents'): the first
+    varint of FTS5's averages record (``id = 1`` of its data table), 0 when there is none."""
+    row = conn.execute(f"SELECT block FROM {table}_data WHERE id = 1").fetchone()  # noqa: S608
     if row is None or not row[0]:
         return 0
     block: bytes = row[0]
@@ -264,9 +264,9 @@ class SQLiteSearch(SQLiteHost):
                 results += self._search_messages(conn, agent_id, thread_id, terms, scope, limit, query_vector)
             facts, summaries = _has_facts_and_summaries(conn, agent_id, scope)
             if facts:
-                results += self._search_facts(conn, agent_id, text, scope, limit)
+                results += self._search_facts(conn, agent_id, text, terms, scope, limit)
             if summaries:
-                results += self._search_summaries(conn, agent_id, thread_id, text, scope, limit)
+                results += self._search_summaries(conn, agent_id, thread_id, text, terms, scope, limit)
         return results
 
     def _search_messages(
@@ -417,7 +417,7 @@ class SQLiteSearch(SQLiteHost):
         ]
 
     def _search_facts(
-        self, conn: sqlite3.Connection, agent_id: int, text: str, scope: Scope, limit: int
+        self, conn: sqlite3.Connection, agent_id: int, text: str, terms: Sequence[str], scope: Scope, limit: int
     ) -> list[Candidate]:
         visible = "scope : vshared OR scope : onone"
         if scope.user is not None:
@@ -426,23 +426,31 @@ class SQLiteSearch(SQLiteHost):
         if not scope.include_superseded:
             match += " AND scope : sactive"
         sql = (
-            "SELECT f.rowid, bm25(facts_fts, 1.0, 0.5, 0.0) AS rank FROM facts_fts f "
+            f"SELECT f.rowid, {_HELD_FACT} AS held, bm25(facts_fts, 1.0, 0.5, 0.0) AS rank FROM facts_fts f "
             "JOIN facts x ON x.id = f.rowid WHERE facts_fts MATCH ?"
         )
         params: list[Any] = [match]
         sql, params = _time_range(sql, params, "x.created_at", scope)
         sql, params = _with_metadata(sql, params, "x", scope)
-        sql += " ORDER BY rank LIMIT ?"
+        sql += " ORDER BY held, rank LIMIT ?"
         params.append(limit)
-        return [Candidate("fact", int(r[0]), -float(r[1]), "keyword") for r in conn.execute(sql, params)]
+        rows = conn.execute(sql, params).fetchall()
+        return _held_share(conn, "fact", rows, "facts_fts", "{content subject}", terms)
 
     def _search_summaries(
-        self, conn: sqlite3.Connection, agent_id: int, thread_id: int | None, text: str, scope: Scope, limit: int
+        self,
+        conn: sqlite3.Connection,
+        agent_id: int,
+        thread_id: int | None,
+        text: str,
+        terms: Sequence[str],
+        scope: Scope,
+        limit: int,
     ) -> list[Candidate]:
         match = f"scope : a{agent_id}" + (f" AND scope : t{thread_id}" if thread_id is not None else "")
         match += f" AND content : ({text})"
         sql = (
-            "SELECT f.rowid, bm25(summaries_fts, 1.0, 0.0) AS rank FROM summaries_fts f "
+            f"SELECT f.rowid, {_HELD_SUMMARY} AS held, bm25(summaries_fts, 1.0, 0.0) AS rank FROM summaries_fts f "
             "JOIN summaries s ON s.id = f.rowid WHERE summaries_fts MATCH ?"
         )
         params: list[Any] = [match]
@@ -451,6 +459,42 @@ class SQLiteSearch(SQLiteHost):
         params += extra
         sql, params = _time_range(sql, params, "s.created_at", scope)
         sql, params = _with_metadata(sql, params, "s", scope)
-        sql += " ORDER BY rank LIMIT ?"
+        sql += " ORDER BY held, rank LIMIT ?"
         params.append(limit)
-        return [Candidate("summary", int(r[0]), -float(r[1]), "keyword") for r in conn.execute(sql, params)]
+        rows = conn.execute(sql, params).fetchall()
+        return _held_share(conn, "summary", rows, "summaries_fts", "content", terms)
+
+
+#: The IDFs (times ``_K1_PLUS_1``) of the query's words a fact or summary holds, as ``_HELD`` for messages.
+_HELD_FACT = "bm25(facts_fts, 1e6, 5e5, 0.0)"
+_HELD_SUMMARY = "bm25(summaries_fts, 1e6, 0.0)"
+
+
+def _held_share(
+    conn: sqlite3.Connection,
+    kind: Literal["fact", "summary"],
+    rows: Sequence[Sequence[Any]],
+    table: str,
+    columns: str,
+    terms: Sequence[str],
+) -> list[Candidate]:
+    """Fact or summary matches ``(id, held, bm25)`` as candidates scored, like messages, by the share of the
+    query's words' IDFs they hold (BM25 breaking ties), with their BM25 over that sum as coverage. So a match
+    of only a word every fact holds (the name of the person they are about, in "what pet does alice have")
+    scores near 0 and a match of the words that tell facts apart near 1: a score that means the same in any
+    query, where BM25's own depends on the query's length and words. The IDFs are FTS5's (its whole table)."""
+    if not rows:
+        return []
+    total = _indexed_rows(conn, table)
+    full = sum(bm25_idf(total, _rows_with(conn, table, columns, term)) for term in terms)
+    if full <= 0:
+        return [Candidate(kind, int(r[0]), -float(r[2]), "keyword") for r in rows]
+    return [
+        Candidate(kind, int(r[0]), -float(r[1]) / _K1_PLUS_1 / full, "keyword", -float(r[2]) / full) for r in rows
+    ]
+
+
+def _rows_with(conn: sqlite3.Connection, table: str, columns: str, term: str) -> int:
+    """The rows of an FTS5 table (all agents', as its BM25 counts them) holding ``term`` in ``columns``."""
+    match = f'{columns} : "{term.replace(chr(34), chr(34) * 2)}"'
+    return int(conn.execute(f"SELECT count(*) FROM {table} WHERE {table} MATCH ?", (match,)).fetchone()[0])  # noqa: S608
