@@ -207,8 +207,7 @@ class Memlane:
         self.floor_off = {"min_score": 0.0} if takes_min_score() else {}
         self.default_floor: float | None = None
         if takes_min_score():
-            default = inspect.signature(Memory.recall).parameters["min_score"].default
-            self.default_floor = None if default is None else float(default)
+            self.default_floor = float(self.mem.settings.min_score)
 
     def ask(self, question: str) -> tuple[list[tuple[tuple[str, ...], float]], float]:
         t0 = time.perf_counter()

@@ -10,6 +10,7 @@ a summary's visibility, time ranges).
 
 from __future__ import annotations
 
+import math
 import sqlite3
 import threading
 import time
@@ -426,16 +427,16 @@ class SQLiteSearch(SQLiteHost):
         if not scope.include_superseded:
             match += " AND scope : sactive"
         sql = (
-            f"SELECT f.rowid, {_HELD_FACT} AS held, bm25(facts_fts, 1.0, 0.5, 0.0) AS rank FROM facts_fts f "
+            "SELECT f.rowid, bm25(facts_fts, 1.0, 0.5, 0.0) AS rank FROM facts_fts f "
             "JOIN facts x ON x.id = f.rowid WHERE facts_fts MATCH ?"
         )
         params: list[Any] = [match]
         sql, params = _time_range(sql, params, "x.created_at", scope)
         sql, params = _with_metadata(sql, params, "x", scope)
-        sql += " ORDER BY held, rank LIMIT ?"
+        sql += " ORDER BY rank LIMIT ?"
         params.append(limit)
         rows = conn.execute(sql, params).fetchall()
-        return _held_share(conn, "fact", rows, "facts_fts", "{content subject}", terms)
+        return _held_share(conn, "fact", rows, agent_id, "{content subject}", terms)
 
     def _search_summaries(
         self,
@@ -450,7 +451,7 @@ class SQLiteSearch(SQLiteHost):
         match = f"scope : a{agent_id}" + (f" AND scope : t{thread_id}" if thread_id is not None else "")
         match += f" AND content : ({text})"
         sql = (
-            f"SELECT f.rowid, {_HELD_SUMMARY} AS held, bm25(summaries_fts, 1.0, 0.0) AS rank FROM summaries_fts f "
+            "SELECT f.rowid, bm25(summaries_fts, 1.0, 0.0) AS rank FROM summaries_fts f "
             "JOIN summaries s ON s.id = f.rowid WHERE summaries_fts MATCH ?"
         )
         params: list[Any] = [match]
@@ -459,42 +460,50 @@ class SQLiteSearch(SQLiteHost):
         params += extra
         sql, params = _time_range(sql, params, "s.created_at", scope)
         sql, params = _with_metadata(sql, params, "s", scope)
-        sql += " ORDER BY held, rank LIMIT ?"
+        sql += " ORDER BY rank LIMIT ?"
         params.append(limit)
         rows = conn.execute(sql, params).fetchall()
-        return _held_share(conn, "summary", rows, "summaries_fts", "content", terms)
-
-
-#: The IDFs (times ``_K1_PLUS_1``) of the query's words a fact or summary holds, as ``_HELD`` for messages.
-_HELD_FACT = "bm25(facts_fts, 1e6, 5e5, 0.0)"
-_HELD_SUMMARY = "bm25(summaries_fts, 1e6, 0.0)"
+        return _held_share(conn, "summary", rows, agent_id, "content", terms)
 
 
 def _held_share(
     conn: sqlite3.Connection,
     kind: Literal["fact", "summary"],
     rows: Sequence[Sequence[Any]],
-    table: str,
+    agent_id: int,
     columns: str,
     terms: Sequence[str],
 ) -> list[Candidate]:
-    """Fact or summary matches ``(id, held, bm25)`` as candidates scored, like messages, by the share of the
-    query's words' IDFs they hold (BM25 breaking ties), with their BM25 over that sum as coverage. So a match
-    of only a word every fact holds (the name of the person they are about, in "what pet does alice have")
-    scores near 0 and a match of the words that tell facts apart near 1: a score that means the same in any
-    query, where BM25's own depends on the query's length and words. The IDFs are FTS5's (its whole table)."""
+    """Fact or summary matches ``(id, bm25)`` as candidates scored by the share of the query's words, by
+    their IDFs among the agent's facts (or summaries), that they hold, BM25 breaking ties; their BM25 over
+    the IDFs' sum is their coverage. So a match of only a word every fact holds (the name of the person they
+    are about, in "what pet does alice have") scores near 0, one of the words that tell facts apart near 1:
+    a score that means the same in any query. The IDF is Lucene's, ``log(1 + (N - n + 0.5) / (n + 0.5))``,
+    positive for any count: FTS5's own is 0 for a word in half of a handful of facts, which would make a
+    small agent's every match worthless."""
     if not rows:
         return []
-    total = _indexed_rows(conn, table)
-    full = sum(bm25_idf(total, _rows_with(conn, table, columns, term)) for term in terms)
+    table = "facts_fts" if kind == "fact" else "summaries_fts"
+    agent = f"scope : a{agent_id}"
+    total = _rows_with(conn, table, agent)
+    ids = [int(r[0]) for r in rows]
+    marks = ",".join("?" * len(ids))
+    weights: dict[int, float] = dict.fromkeys(ids, 0.0)
+    full = 0.0
+    for term in terms:
+        phrase = f'{columns} : "{term.replace(chr(34), chr(34) * 2)}"'
+        idf = math.log(1 + (total - (n := _rows_with(conn, table, f"{agent} AND {phrase}")) + 0.5) / (n + 0.5))
+        full += idf
+        if n:
+            sql = f"SELECT rowid FROM {table} WHERE {table} MATCH ? AND rowid IN ({marks})"  # noqa: S608
+            for (rowid,) in conn.execute(sql, (f"{agent} AND {phrase}", *ids)):
+                weights[int(rowid)] += idf
     if full <= 0:
-        return [Candidate(kind, int(r[0]), -float(r[2]), "keyword") for r in rows]
-    return [
-        Candidate(kind, int(r[0]), -float(r[1]) / _K1_PLUS_1 / full, "keyword", -float(r[2]) / full) for r in rows
-    ]
+        return [Candidate(kind, int(r[0]), -float(r[1]), "keyword") for r in rows]
+    found = [Candidate(kind, i, weights[i] / full + 1e-6 * -float(r[1]), "keyword", -float(r[1]) / full) for i, r in zip(ids, rows, strict=True)]
+    return sorted(found, key=lambda c: -c.score)
 
 
-def _rows_with(conn: sqlite3.Connection, table: str, columns: str, term: str) -> int:
-    """The rows of an FTS5 table (all agents', as its BM25 counts them) holding ``term`` in ``columns``."""
-    match = f'{columns} : "{term.replace(chr(34), chr(34) * 2)}"'
+def _rows_with(conn: sqlite3.Connection, table: str, match: str) -> int:
+    """The rows of an FTS5 table matching ``match``."""
     return int(conn.execute(f"SELECT count(*) FROM {table} WHERE {table} MATCH ?", (match,)).fetchone()[0])  # noqa: S608
