@@ -47,7 +47,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from locomo import (  # noqa: E402
+from locomo import (
     BM25,
     DEFAULT_DATA,
     OUT_DIR,
@@ -61,10 +61,9 @@ from locomo import (  # noqa: E402
     percentile,
     top,
 )
-
-from memlane import Memory, load_settings  # noqa: E402
-from memlane.embeddings import Embedder  # noqa: E402
-from memlane.texts import fact_text  # noqa: E402
+from memlane import Memory, load_settings
+from memlane.embeddings import Embedder
+from memlane.texts import fact_text
 
 KS = (1, 5, 10)
 SCORED = (1, 2, 3, 4)
@@ -147,7 +146,9 @@ def load(path: Path) -> list[Conversation]:
         dates = {
             int(k.split("_")[1]): parse_session_date(v)
             for k, v in conv.items()
-            if k.startswith("session_") and k.endswith("_date_time") and isinstance(conv.get(k[: -len("_date_time")]), list)
+            if k.startswith("session_")
+            and k.endswith("_date_time")
+            and isinstance(conv.get(k[: -len("_date_time")]), list)
         }
         known = {t["dia_id"] for n in dates for t in conv[f"session_{n}"]}
         observations = []
@@ -325,7 +326,9 @@ def run(conversations: Sequence[Conversation], chroma: bool, progress: Any, conf
             {
                 "min_score": floor,
                 **{key: round(float(np.mean([r[key] for r in rows])), 3) for key in rows[0]},
-                "off_topic_empty": round(float(np.mean([not any(s >= floor for s in scores) for scores in off_topic])), 3),
+                "off_topic_empty": round(
+                    float(np.mean([not any(s >= floor for s in scores) for scores in off_topic])), 3
+                ),
             }
         )
     return {

@@ -26,7 +26,7 @@ __all__ = ["Settings", "default_home", "load_settings"]
 
 #: recall()'s default floor on a hit's score (the ``min_score`` setting), calibrated on bench/facts.py and
 #: bench/locomo.py with the default preset and the local MiniLM embedder (bench/RESULTS.md, issue 38).
-MIN_SCORE = 0.2
+MIN_SCORE = 0.15
 
 _config_file: ContextVar[Path | None] = ContextVar("memlane_config_file", default=None)
 

@@ -128,11 +128,11 @@ class Searcher:
             ranked, config.neighbour_boost, config.neighbour_radius, config.neighbour_decay
         )
         if config.window_before or config.window_after:
-            found = self._windows(agent, ranked, limit, config, scope, read)
+            results = self._windows(agent, ranked, limit, config, scope, read)
         else:
-            found = self._show(agent, ranked[:limit])
-        found = rerank.without_repeated_profiles(found)
-        return found if relevance is None else _scaled(found, relevance)
+            results = self._show(agent, ranked[:limit])
+        results = rerank.without_repeated_profiles(results)
+        return results if relevance is None else _scaled(results, relevance)
 
     # -- steps --------------------------------------------------------------------------------------
     def _retrieve(
@@ -479,10 +479,19 @@ def _covered(
 
 
 def _relevance(lists: dict[str, list[Candidate]], config: SearchConfig) -> dict[tuple[str, int], float]:
-    """How well each candidate matches the query, on a scale that means the same in every query: the sum of
-    the lists' absolute scores (:func:`.fusion.absolute`), over their total weight."""
-    fused = linear(lists, weights=config.weights, scores_of=partial(absolute, cosine_floor=config.cosine_floor))
-    return {(c.kind, c.id): c.score for c in fused}
+    """How well each candidate matches the query, on a scale that means the same in every query: the best of
+    its absolute scores (:func:`.fusion.absolute`) in the lists, each times its list's weight over the
+    largest weight. The best, not the sum: a paraphrase holding no word of the query ("is there a dog in the
+    family?" for "we adopted a golden retriever puppy") answers it as well as a match of its words does."""
+    top = max((config.weights.get(name, 1.0) for name in lists), default=1.0) or 1.0
+    best: dict[tuple[str, int], float] = {}
+    for name, found in lists.items():
+        weight = config.weights.get(name, 1.0) / top
+        for group in by_kind(found).values():
+            for cand, value in zip(group, absolute(name, group, config.cosine_floor), strict=True):
+                key = (cand.kind, cand.id)
+                best[key] = max(best.get(key, 0.0), weight * value)
+    return best
 
 
 def _scaled(found: list[Found], relevance: dict[tuple[str, int], float]) -> list[Found]:

@@ -431,7 +431,9 @@ class PostgresSearch(PostgresHost):
 
         return self._run("keyword search", read, write=False)
 
-    def _item_weights(self, conn: Conn, kind: str, agent_id: int, terms: Sequence[str]) -> tuple[list[str], list[float]]:
+    def _item_weights(
+        self, conn: Conn, kind: str, agent_id: int, terms: Sequence[str]
+    ) -> tuple[list[str], list[float]]:
         """The query's words a fact or summary match is ranked by, and each one's weight: its IDF among the
         agent's facts (summaries), Lucene's ``log(1 + (N - n + 0.5) / (n + 0.5))`` (as the SQLite backend
         counts them: positive for any count, so a small agent's matches keep their worth). One statement
@@ -448,6 +450,7 @@ class PostgresSearch(PostgresHost):
             counts=counts, table=sql.Identifier(table), alias=sql.Identifier(alias)
         )
         row = conn.execute(statement, [*(_held_query(lexemes[w]) for w in words), agent_id]).fetchone()
+        assert row is not None  # an aggregate always has its row
         total = float(row[0])
         return words, [math.log(1 + (total - n + 0.5) / (n + 0.5)) for n in row[1:]]
 

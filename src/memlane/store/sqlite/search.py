@@ -500,7 +500,10 @@ def _held_share(
                 weights[int(rowid)] += idf
     if full <= 0:
         return [Candidate(kind, int(r[0]), -float(r[1]), "keyword") for r in rows]
-    found = [Candidate(kind, i, weights[i] / full + 1e-6 * -float(r[1]), "keyword", -float(r[1]) / full) for i, r in zip(ids, rows, strict=True)]
+    found = [
+        Candidate(kind, i, weights[i] / full + 1e-6 * -float(r[1]), "keyword", -float(r[1]) / full)
+        for i, r in zip(ids, rows, strict=True)
+    ]
     return sorted(found, key=lambda c: -c.score)
 
 
