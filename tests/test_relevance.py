@@ -70,8 +70,8 @@ def test_min_score_is_checked(alice: Memory) -> None:
     for bad in (-0.1, 1.5, True, "0.2"):
         with pytest.raises(InvalidInput, match="min_score"):
             alice.recall("python", user="alice", min_score=bad)  # type: ignore[arg-type]
-    # The whole scale is allowed: 1 keeps only perfect matches.
-    assert alice.recall("python", user="alice", min_score=1.0) == []
+    # The whole scale is allowed: 1 keeps only perfect matches (every word of the query, the best of them).
+    assert _texts(alice.recall("python", user="alice", min_score=1.0)) == ["Alice prefers Python"]
 
 
 def test_only_facts_returned_count_as_recalled(alice: Memory) -> None:
