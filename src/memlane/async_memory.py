@@ -369,6 +369,7 @@ class AsyncMemory:
         preset: str | SearchConfig | None = None,
         now: datetime | None = None,
         group_by: None = None,
+        min_score: float | None = None,
     ) -> list[Hit]: ...
 
     @overload
@@ -387,6 +388,7 @@ class AsyncMemory:
         preset: str | SearchConfig | None = None,
         now: datetime | None = None,
         group_by: Literal["thread"],
+        min_score: float | None = None,
     ) -> list[HitGroup]: ...
 
     async def recall(
@@ -404,6 +406,7 @@ class AsyncMemory:
         preset: str | SearchConfig | None = None,
         now: datetime | None = None,
         group_by: Literal["thread"] | None = None,
+        min_score: float | None = None,
     ) -> list[Hit] | list[HitGroup]:
         recall: Callable[..., list[Hit] | list[HitGroup]] = self.sync.recall
         return await self._run(
@@ -420,6 +423,7 @@ class AsyncMemory:
             preset=preset,
             now=now,
             group_by=group_by,
+            min_score=min_score,
         )
 
     async def context(

@@ -265,13 +265,14 @@ def recall(
     preset: str | None = None,
     now: datetime | None = None,
     group_by: Literal["thread"] | None = None,
+    min_score: float | None = None,
 ) -> Call:
     if preset is not None and not isinstance(preset, str):
         raise TypeError("a remote recall takes a preset by name")
     body = _body(query=query, user=user, thread=thread, limit=limit, kinds=None if kinds is None else list(kinds),
                  since=since, until=until, include_superseded=include_superseded or None,
                  metadata=None if metadata is None else dict(metadata), preset=preset, now=now,
-                 group_by=group_by)  # fmt: skip
+                 group_by=group_by, min_score=min_score)  # fmt: skip
     return Call("POST", "/recall", _as(list[HitGroup] if group_by == "thread" else list[Hit]), body=body)
 
 

@@ -117,6 +117,7 @@ class RecallBody(Body):
     preset: str | None = Field(None, min_length=1, max_length=100)
     now: datetime | None = None
     group_by: Literal["thread"] | None = None
+    min_score: float | None = Field(None, ge=0.0, le=1.0)
 
 
 class FactBody(Body):
