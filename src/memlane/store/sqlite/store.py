@@ -17,6 +17,7 @@ status and metadata, and agents.
 from __future__ import annotations
 
 import contextlib
+import logging
 import random
 import sqlite3
 import threading
@@ -33,6 +34,7 @@ from ..base import Store, StoreStatus
 from .embeddings import SQLiteEmbeddings
 from .exchange import SQLiteExchange
 from .facts import SQLiteFacts
+from .faults import disk_full, read_only_uri, storage_error, wal_is_empty
 from .jobs import SQLiteJobs
 from .keys import SQLiteKeys
 from .schema import MIGRATION_STEPS, MIGRATIONS, register_functions
@@ -44,7 +46,12 @@ from .vectors import VectorCache
 
 __all__ = ["SQLiteStore"]
 
+log = logging.getLogger(__name__)
+
 T = TypeVar("T")
+
+#: Seconds a connection opened read-only for a full disk serves reads before a normal one is tried again.
+READ_ONLY_SECONDS = 1.0
 
 
 def _is_locked(exc: sqlite3.OperationalError) -> bool:
@@ -109,27 +116,81 @@ class SQLiteStore(
         self._migrate()
 
     # -- connections and transactions ---------------------------------------------------------------
-    def _conn(self) -> sqlite3.Connection:
+    def _conn(self, *, writable: bool = False) -> sqlite3.Connection:
+        """This thread's connection, opened on first use.
+
+        On a full disk a new connection may find no room for its ``-shm`` file: it then reads the database file
+        alone (see :mod:`.faults`), and a normal connection is tried again after ``READ_ONLY_SECONDS`` or at
+        the next write (``writable``), which fails with the full disk's error while there is still no room.
+        """
         if self._closed:
             raise StorageError("the store is closed")
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        full: StorageError | None = getattr(self._local, "full", None)
+        if conn is not None and full is not None and (writable or time.monotonic() >= self._local.retry_at):
+            self._forget(conn)
+            conn = None
         if conn is None:
-            try:
-                conn = sqlite3.connect(
-                    self.path, timeout=self._busy_timeout_ms / 1000, isolation_level=None, check_same_thread=False
-                )
-                register_functions(conn)
-                conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout_ms)}")
-                self._retry(lambda: conn.execute("PRAGMA journal_mode = WAL") if conn else None)
-                conn.execute("PRAGMA synchronous = NORMAL")
-                conn.execute("PRAGMA foreign_keys = ON")
-                conn.execute("PRAGMA cache_size = -65536")
-            except sqlite3.DatabaseError as exc:
-                raise StorageError(f"cannot open {self.path} as a SQLite database: {exc}") from exc
-            self._local.conn = conn
+            conn, full = self._open()
+            self._local.conn, self._local.full = conn, full
+            self._local.retry_at = time.monotonic() + READ_ONLY_SECONDS
             with self._all_lock:
                 self._all.append(conn)
+        if writable and full is not None:
+            raise full
         return conn
+
+    def _open(self) -> tuple[sqlite3.Connection, StorageError | None]:
+        """A new connection, and the full disk's error if it could only be opened read-only for it."""
+        try:
+            return self._connect(), None
+        except StorageError as exc:
+            cause = exc.__cause__
+            if not (
+                isinstance(cause, sqlite3.Error)
+                and disk_full(self.path, cause)
+                and wal_is_empty(self.path)
+                and self.path.is_file()
+                and self.path.stat().st_size > 0
+            ):
+                raise
+            log.warning("%s: read-only until space is freed", exc)
+            try:
+                conn = sqlite3.connect(
+                    read_only_uri(self.path), uri=True, isolation_level=None, check_same_thread=False
+                )
+                register_functions(conn)
+            except sqlite3.Error as again:
+                raise storage_error(self.path, again) from again
+            return conn, exc
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(
+            self.path, timeout=self._busy_timeout_ms / 1000, isolation_level=None, check_same_thread=False
+        )
+        try:
+            register_functions(conn)
+            conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout_ms)}")
+            self._retry(lambda: conn.execute("PRAGMA journal_mode = WAL"))
+            conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute("PRAGMA foreign_keys = ON")
+            conn.execute("PRAGMA cache_size = -65536")
+        except sqlite3.Error as exc:
+            conn.close()
+            raise storage_error(self.path, exc) from exc
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _forget(self, conn: sqlite3.Connection) -> None:
+        """Close this thread's connection ``conn``; the next call opens another."""
+        with self._all_lock:
+            if conn in self._all:
+                self._all.remove(conn)
+        with contextlib.suppress(sqlite3.Error):
+            conn.close()
+        self._local.conn = self._local.full = None
 
     def _retry(self, fn: Callable[[], T]) -> T:
         delay = 0.01
@@ -140,7 +201,7 @@ class SQLiteStore(
                 if not _is_locked(exc) or attempt == self._lock_retries:
                     if _is_locked(exc):
                         raise DatabaseLocked(f"{self.path} stayed locked: {exc}") from exc
-                    raise StorageError(f"database error: {exc}") from exc
+                    raise storage_error(self.path, exc) from exc
                 time.sleep(delay * (0.5 + random.random()))
                 delay = min(delay * 2, 1.0)
         raise AssertionError("unreachable")  # pragma: no cover
@@ -149,20 +210,23 @@ class SQLiteStore(
     def _write(self) -> Iterator[sqlite3.Connection]:
         """A write transaction. The threads of this process take turns at a lock first: waiting on SQLite's
         own lock means its busy handler's sleeps (up to 100 ms each), which under concurrent writes cost
-        more than the writes."""
-        conn = self._conn()
+        more than the writes.
+
+        A database error becomes a :class:`StorageError` that names the file (a full disk, a damaged file:
+        see :mod:`.faults`), except a broken constraint, which the caller may know what to make of. SQLite
+        may have rolled the transaction back itself (it does on a full disk): it is rolled back only if not.
+        """
+        conn = self._conn(writable=True)
         with self._write_lock:
             self._retry(lambda: conn.execute("BEGIN IMMEDIATE"))
             try:
                 yield conn
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            try:
                 self._retry(lambda: conn.execute("COMMIT"))
-            except BaseException:
+            except BaseException as exc:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.Error) and not isinstance(exc, sqlite3.IntegrityError):
+                    raise storage_error(self.path, exc) from exc
                 raise
 
     @contextmanager
@@ -175,15 +239,18 @@ class SQLiteStore(
         self._retry(lambda: conn.execute("BEGIN"))
         try:
             yield conn
+        except sqlite3.Error as exc:
+            raise storage_error(self.path, exc) from exc
         finally:
-            conn.execute("COMMIT")
+            if conn.in_transaction:
+                conn.execute("COMMIT")
 
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         conn = self._conn()
         try:
             return self._retry(lambda: conn.execute(sql, params).fetchall())
-        except sqlite3.DatabaseError as exc:
-            raise StorageError(f"database error: {exc}") from exc
+        except sqlite3.Error as exc:
+            raise storage_error(self.path, exc) from exc
 
     def close(self) -> None:
         self._closed = True
@@ -196,25 +263,17 @@ class SQLiteStore(
 
     # -- schema -------------------------------------------------------------------------------------
     def _migrate(self) -> None:
-        conn = self._conn()
-        try:
+        """Apply the migrations the file lacks. A store that has them all is only read (it opens on a full
+        disk), and one newer than this memlane is refused."""
+        newest = MIGRATIONS[-1][0]
+        if self._applied(newest) == newest:
+            return
+        with self._write() as conn:
             conn.execute(
                 "CREATE TABLE IF NOT EXISTS schema_migrations "
                 "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
             )
-        except sqlite3.OperationalError as exc:
-            if not _is_locked(exc):
-                raise StorageError(f"cannot open {self.path}: {exc}") from exc
-        except sqlite3.DatabaseError as exc:
-            raise StorageError(f"cannot open {self.path} as a SQLite database: {exc}") from exc
-        with self._write() as conn:
-            row = conn.execute("SELECT coalesce(max(version), 0) FROM schema_migrations").fetchone()
-            current = int(row[0])
-            newest = MIGRATIONS[-1][0]
-            if current > newest:
-                raise StorageError(
-                    f"{self.path} has schema version {current}, newer than this memlane ({newest}); upgrade memlane"
-                )
+            current = self._applied(newest)  # again, under the write lock: another process may have migrated
             for version, name, sql in MIGRATIONS:
                 if version <= current:
                     continue
@@ -226,6 +285,22 @@ class SQLiteStore(
                     "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
                     (version, name, fmt_time(datetime.now().astimezone())),
                 )
+
+    def _applied(self, newest: int) -> int:
+        """The newest migration applied to the file (0 for a new file).
+
+        Raises:
+            StorageError: the file is newer than this memlane, is damaged, or is not a database.
+        """
+        with self._read() as conn:
+            if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'schema_migrations'").fetchone() is None:
+                return 0
+            current = int(conn.execute("SELECT coalesce(max(version), 0) FROM schema_migrations").fetchone()[0])
+        if current > newest:
+            raise StorageError(
+                f"{self.path} has schema version {current}, newer than this memlane ({newest}); upgrade memlane"
+            )
+        return current
 
     def schema_version(self) -> int:
         return int(self._query("SELECT coalesce(max(version), 0) FROM schema_migrations")[0][0])
