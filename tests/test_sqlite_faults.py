@@ -45,7 +45,7 @@ def disk(tmp_path: Path) -> Iterator[Path]:
     where = tmp_path / "disk"
     where.mkdir()
     mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(where)],  # noqa: S607
+        ["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(where)],
         capture_output=True,
         text=True,
         check=False,
@@ -55,7 +55,7 @@ def disk(tmp_path: Path) -> Iterator[Path]:
     try:
         yield where
     finally:
-        subprocess.run(["umount", "-l", str(where)], capture_output=True, check=False)  # noqa: S607
+        subprocess.run(["umount", "-l", str(where)], capture_output=True, check=False)
 
 
 def fill(disk: Path) -> Path:
