@@ -73,6 +73,8 @@ def storage_error(path: Path, exc: sqlite3.Error) -> StorageError:
         return StorageError(f"{path} is not a SQLite database, or its first page is damaged ({exc}); {_RESTORE}")
     if code == sqlite3.SQLITE_CORRUPT:
         return StorageError(f"{path} is damaged ({exc}); {_RESTORE}")
+    if code == sqlite3.SQLITE_CANTOPEN:
+        return StorageError(f"cannot open {path} ({exc}): it must name a file in a directory this process may write")
     return StorageError(f"database error on {path}: {exc}")
 
 

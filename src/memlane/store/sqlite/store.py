@@ -165,9 +165,12 @@ class SQLiteStore(
             return conn, exc
 
     def _connect(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(
-            self.path, timeout=self._busy_timeout_ms / 1000, isolation_level=None, check_same_thread=False
-        )
+        try:
+            conn = sqlite3.connect(
+                self.path, timeout=self._busy_timeout_ms / 1000, isolation_level=None, check_same_thread=False
+            )
+        except sqlite3.Error as exc:
+            raise storage_error(self.path, exc) from exc
         try:
             register_functions(conn)
             conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout_ms)}")
