@@ -20,6 +20,8 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -87,7 +89,7 @@ def _memory(path: Path, embedder: FakeEmbedder | None = None) -> Memory:
 
 
 def _integrity(path: Path) -> str:
-    with sqlite3.connect(path) as conn:
+    with closing(sqlite3.connect(path)) as conn:
         return str(conn.execute("PRAGMA integrity_check").fetchone()[0])
 
 
@@ -115,8 +117,12 @@ def test_writes_on_a_full_disk_fail_whole_and_say_so_reads_go_on_and_writes_resu
         with pytest.raises(StorageError, match="disk is full"):
             mem.remember("ann also keeps a cat", user="ann")
 
-        # Nothing of the failed writes is stored, and everything before them reads as it did.
+        # Nothing of the failed writes is stored, and everything before them reads as it did, in this
+        # connection and in another one, which finds the file and its -wal intact.
         assert mem.history("t") == before
+        assert _integrity(path) == "ok"
+        with closing(sqlite3.connect(path)) as other:
+            assert other.execute("SELECT count(*) FROM messages").fetchone()[0] == 12
         assert [m.seq for m in before] == list(range(1, 13))
         assert [f.content for f in mem.facts(user="ann")] == ["ann keeps two owls"]
         assert mem.store.status("a").counts["pending_vectors"] == 0
@@ -179,8 +185,9 @@ def test_a_store_opened_while_the_disk_is_full_can_be_read(disk: Path) -> None:
     assert sorted(p.name for p in disk.iterdir()) == ["bot.db"]
     filler = fill(disk)
 
-    with _memory(path) as mem:
+    with _memory(path) as mem, ThreadPoolExecutor(1) as reader:
         assert mem.history("t") == written
+        assert reader.submit(mem.history, "t").result() == written  # another thread, its own connection
         assert "ann keeps two owls" in [h.text for h in mem.recall("owls", user="ann")]
         with pytest.raises(StorageError) as caught:
             mem.add_message("t", "user", "one more", user="ann")
@@ -189,6 +196,8 @@ def test_a_store_opened_while_the_disk_is_full_can_be_read(disk: Path) -> None:
         more = mem.add_message("t", "user", "one more", user="ann")
         assert more.seq == 6
         assert [m.seq for m in mem.history("t")] == [1, 2, 3, 4, 5, 6]
+        # The other thread read the file alone while the disk was full: it sees the write too.
+        assert reader.submit(mem.history, "t").result()[-1] == more
     assert _integrity(path) == "ok"
 
 

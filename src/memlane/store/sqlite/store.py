@@ -107,6 +107,8 @@ class SQLiteStore(
         self._write_lock = threading.RLock()
         self._agent_ids: dict[str, int] = {}
         self._closed = False
+        self._opens = 0  # normal connections opened (see _conn)
+        self._read_only = False  # the last connection opened could only read (a full disk)
         self._vectors = VectorCache(ann_min_rows=vector_index_min_rows)
         self._common_words = CommonWords()
         try:
@@ -120,30 +122,36 @@ class SQLiteStore(
         """This thread's connection, opened on first use.
 
         On a full disk a new connection may find no room for its ``-shm`` file: it then reads the database file
-        alone (see :mod:`.faults`), and a normal connection is tried again after ``READ_ONLY_SECONDS`` or at
-        the next write (``writable``), which fails with the full disk's error while there is still no room.
+        alone (see :mod:`.faults`). A normal connection is tried again at the next write (``writable``, which
+        fails with the full disk's error while there is still no room), after ``READ_ONLY_SECONDS``, or as soon
+        as another thread got one (a read-only connection does not see what is written meanwhile).
         """
         if self._closed:
             raise StorageError("the store is closed")
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         full: StorageError | None = getattr(self._local, "full", None)
-        if conn is not None and full is not None and (writable or time.monotonic() >= self._local.retry_at):
+        if conn is not None and full is not None and (writable or self._stale(self._local)):
             self._forget(conn)
             conn = None
         if conn is None:
             conn, full = self._open()
             self._local.conn, self._local.full = conn, full
             self._local.retry_at = time.monotonic() + READ_ONLY_SECONDS
+            self._local.opens = self._opens
             with self._all_lock:
                 self._all.append(conn)
         if writable and full is not None:
             raise full
         return conn
 
+    def _stale(self, local: threading.local) -> bool:
+        """Whether a thread's read-only connection is to be replaced by a normal one, if there is room now."""
+        return bool(time.monotonic() >= local.retry_at or self._opens != local.opens)
+
     def _open(self) -> tuple[sqlite3.Connection, StorageError | None]:
         """A new connection, and the full disk's error if it could only be opened read-only for it."""
         try:
-            return self._connect(), None
+            conn = self._connect()
         except StorageError as exc:
             cause = exc.__cause__
             if not (
@@ -154,7 +162,9 @@ class SQLiteStore(
                 and self.path.stat().st_size > 0
             ):
                 raise
-            log.warning("%s: read-only until space is freed", exc)
+            if not self._read_only:  # said once, not at each retry
+                log.warning("reading %s from its database file alone until space is freed: %s", self.path, exc)
+            self._read_only = True
             try:
                 conn = sqlite3.connect(
                     read_only_uri(self.path), uri=True, isolation_level=None, check_same_thread=False
@@ -163,6 +173,9 @@ class SQLiteStore(
             except sqlite3.Error as again:
                 raise storage_error(self.path, again) from again
             return conn, exc
+        self._opens += 1
+        self._read_only = False
+        return conn, None
 
     def _connect(self) -> sqlite3.Connection:
         try:
