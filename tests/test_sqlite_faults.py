@@ -250,12 +250,15 @@ def test_the_command_line_names_a_broken_file_in_one_line(
     monkeypatch.setenv("MEMLANE_EMBEDDER", "none")
     path = tmp_path / "bot.db"
     _break(path, how)
-    result = CliRunner().invoke(app, ["--db", str(path), "--agent", "a", "history", "t"])
-    assert result.exit_code == 6, (result.exit_code, result.output)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    assert _says_restore(lines[0], path), lines[0]
-    assert "Traceback" not in result.output and result.stdout == ""
+    copy = ["db", "copy", str(path), str(tmp_path / "copy.db")]
+    commands = (["history", "t"], ["export", str(tmp_path / "a.jsonl")], copy)
+    for command in commands:
+        result = CliRunner().invoke(app, ["--db", str(path), "--agent", "a", *command])
+        assert result.exit_code == 6, (command, result.exit_code, result.output)
+        lines = result.stderr.splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: "), (command, result.stderr)
+        assert _says_restore(lines[0], path), (command, lines[0])
+        assert "Traceback" not in result.output and result.stdout == "", command
 
 
 def test_the_installed_command_names_a_damaged_page_without_a_traceback(tmp_path: Path) -> None:

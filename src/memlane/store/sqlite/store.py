@@ -253,13 +253,26 @@ class SQLiteStore(
             yield conn
             return
         self._retry(lambda: conn.execute("BEGIN"))
+        failed = True
         try:
             yield conn
+            failed = False
         except sqlite3.Error as exc:
             raise storage_error(self.path, exc) from exc
         finally:
+            self._end_read(conn, failed)
+
+    def _end_read(self, conn: sqlite3.Connection, failed: bool) -> None:
+        """End a read transaction. On a damaged file its COMMIT may fail too: that is raised only if nothing
+        else is (a reader that stopped early, an error already on its way)."""
+        try:
             if conn.in_transaction:
                 conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+            if not failed:
+                raise storage_error(self.path, exc) from exc
 
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         conn = self._conn()
@@ -372,7 +385,7 @@ class SQLiteStore(
         cached = self._agent_ids.get(agent)
         if cached is not None:
             return cached
-        rows = self._conn().execute("SELECT id FROM agents WHERE name = ?", (agent,)).fetchall()
+        rows = self._query("SELECT id FROM agents WHERE name = ?", (agent,))
         if not rows:
             return None
         self._agent_ids[agent] = int(rows[0][0])
