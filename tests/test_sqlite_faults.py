@@ -112,6 +112,8 @@ def test_writes_on_a_full_disk_fail_whole_and_say_so_reads_go_on_and_writes_resu
         with pytest.raises(StorageError) as caught:
             mem.add_messages("t", big)
         assert _full(str(caught.value), path), str(caught.value)
+        with pytest.raises(StorageError, match="disk is full"):  # over 64 texts: embedded inside the write
+            mem.add_messages("t", [{"role": "user", "content": f"import {j}", "user": "ann"} for j in range(70)])
         with pytest.raises(StorageError, match="disk is full"):
             mem.add_message("t", "user", "one small message", user="ann")
         with pytest.raises(StorageError, match="disk is full"):
