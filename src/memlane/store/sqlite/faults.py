@@ -17,11 +17,12 @@ from __future__ import annotations
 import os
 import sqlite3
 from pathlib import Path
+from typing import TypeGuard
 from urllib.parse import quote
 
 from ...errors import StorageError
 
-__all__ = ["disk_full", "read_only_uri", "storage_error", "wal_is_empty"]
+__all__ = ["disk_full", "is_fault", "read_only_uri", "storage_error", "wal_is_empty"]
 
 #: Below this many free bytes, a disk I/O error of SQLite is taken for a full disk (its -shm alone wants 32 KiB).
 LOW_SPACE = 1 << 20
@@ -56,6 +57,14 @@ def disk_full(path: Path, exc: sqlite3.Error) -> bool:
         return False
     free = free_bytes(path.parent)
     return free is not None and free < LOW_SPACE
+
+
+def is_fault(exc: BaseException) -> TypeGuard[sqlite3.DatabaseError]:
+    """Whether ``exc`` is a failure of the database (to become a :class:`StorageError`), not a broken constraint
+    (the caller's to interpret) or a mistake in memlane's own SQL (a bug, to surface as it is)."""
+    return isinstance(exc, sqlite3.DatabaseError) and not isinstance(
+        exc, sqlite3.IntegrityError | sqlite3.ProgrammingError
+    )
 
 
 def storage_error(path: Path, exc: sqlite3.Error) -> StorageError:

@@ -11,7 +11,8 @@ The store is put together from parts, one module each: :mod:`.threads` (threads 
 search, on the in-memory matrices of :mod:`.vectors`), :mod:`.search` (keyword search),
 :mod:`.exchange` (export/import), :mod:`.jobs` and :mod:`.usage`, on the shared
 pieces of :mod:`.common`. This module holds the connections, transactions, migrations, store
-status and metadata, and agents.
+status and metadata, and agents. A database error leaves it as a :class:`StorageError` naming the file; for a
+full disk or a damaged file it says what to do (:mod:`.faults`).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from ..base import Store, StoreStatus
 from .embeddings import SQLiteEmbeddings
 from .exchange import SQLiteExchange
 from .facts import SQLiteFacts
-from .faults import disk_full, read_only_uri, storage_error, wal_is_empty
+from .faults import disk_full, is_fault, read_only_uri, storage_error, wal_is_empty
 from .jobs import SQLiteJobs
 from .keys import SQLiteKeys
 from .schema import MIGRATION_STEPS, MIGRATIONS, register_functions
@@ -228,8 +229,8 @@ class SQLiteStore(
         own lock means its busy handler's sleeps (up to 100 ms each), which under concurrent writes cost
         more than the writes.
 
-        A database error becomes a :class:`StorageError` that names the file (a full disk, a damaged file:
-        see :mod:`.faults`), except a broken constraint, which the caller may know what to make of. SQLite
+        A failure of the database becomes a :class:`StorageError` that names the file (a full disk, a damaged
+        file: see :mod:`.faults`); a broken constraint is left to the caller to make sense of. SQLite
         may have rolled the transaction back itself (it does on a full disk): it is rolled back only if not.
         """
         conn = self._conn(writable=True)
@@ -241,7 +242,7 @@ class SQLiteStore(
             except BaseException as exc:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
-                if isinstance(exc, sqlite3.Error) and not isinstance(exc, sqlite3.IntegrityError):
+                if is_fault(exc):
                     raise storage_error(self.path, exc) from exc
                 raise
 
@@ -257,7 +258,9 @@ class SQLiteStore(
         try:
             yield conn
             failed = False
-        except sqlite3.Error as exc:
+        except sqlite3.DatabaseError as exc:
+            if not is_fault(exc):
+                raise
             raise storage_error(self.path, exc) from exc
         finally:
             self._end_read(conn, failed)
