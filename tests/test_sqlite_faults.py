@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import errno
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -201,6 +202,27 @@ def test_a_store_opened_while_the_disk_is_full_can_be_read(disk: Path) -> None:
         # The other thread read the file alone while the disk was full: it sees the write too.
         assert reader.submit(mem.history, "t").result()[-1] == more
     assert _integrity(path) == "ok"
+
+
+def test_a_store_whose_wal_holds_commits_waits_for_space_rather_than_read_without_them(disk: Path) -> None:
+    """Its database file alone would miss those commits: the store is not opened until there is room for
+    the -shm index of its -wal, and then nothing is missing."""
+    path, moved = disk / "bot.db", disk / "moved.db"
+    with _memory(path) as mem:
+        written = mem.add_messages("t", [{"role": "user", "content": f"owls {j}", "user": "ann"} for j in range(5)])
+        mem.flush()
+        # The files as a process killed now would leave them, without the -shm (as if it had been deleted).
+        shutil.copyfile(path, moved)
+        shutil.copyfile(f"{path}-wal", f"{moved}-wal")
+    assert Path(f"{moved}-wal").stat().st_size > 0
+    filler = fill(disk)
+    with pytest.raises(StorageError) as caught:
+        _memory(moved)
+    assert _full(str(caught.value), moved) and "-wal holds commits" in str(caught.value), str(caught.value)
+    filler.unlink()
+    with _memory(moved) as mem:
+        assert mem.history("t") == written
+    assert _integrity(moved) == "ok"
 
 
 # -- a broken file ------------------------------------------------------------------------------------

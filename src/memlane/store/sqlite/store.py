@@ -155,13 +155,15 @@ class SQLiteStore(
             conn = self._connect()
         except StorageError as exc:
             cause = exc.__cause__
-            if not (
-                isinstance(cause, sqlite3.Error)
-                and disk_full(self.path, cause)
-                and wal_is_empty(self.path)
-                and self.path.is_file()
-                and self.path.stat().st_size > 0
-            ):
+            if not (isinstance(cause, sqlite3.Error) and disk_full(self.path, cause) and self.path.is_file()):
+                raise
+            if not wal_is_empty(self.path):  # the file alone lacks those commits
+                raise StorageError(
+                    f"the disk is full: {self.path} cannot be opened, its -wal holds commits and there is no room "
+                    f"in {self.path.parent} for the index of them it needs (-shm, 32 KiB) ({cause}); free some "
+                    "space there"
+                ) from cause
+            if self.path.stat().st_size == 0:  # a new store: nothing to read
                 raise
             if not self._read_only:  # said once, not at each retry
                 log.warning("reading %s from its database file alone until space is freed: %s", self.path, exc)
