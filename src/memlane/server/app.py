@@ -27,7 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memlane import Memory, __version__
 
-from . import problems, routes_admin, routes_agent, routes_memory, routes_threads, ui
+from . import openapi, problems, routes_admin, routes_agent, routes_memory, routes_threads, ui
 from .names import keep_encoded_slashes
 from .settings import LOOPBACK_NAMES, ServerSettings
 from .state import ServerState
@@ -251,6 +251,7 @@ def create_app(memory: Memory, settings: ServerSettings | None = None) -> FastAP
     _offline_docs(app)
     app.state.memlane = state
     problems.install(app)
+    openapi.install(app)
     for module in (routes_threads, routes_memory, routes_agent, routes_admin):
         app.include_router(module.router)
     app.include_router(routes_admin.ops)
