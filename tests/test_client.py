@@ -5,6 +5,7 @@ and the async twin matches the sync client."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import inspect
 import io
@@ -110,7 +111,8 @@ def _normal(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [_normal(v) for v in value]
     if isinstance(value, dict):
-        return {k: _normal(v) for k, v in value.items()}
+        # A write through the Client carries its idempotency key as the message's external id (retry-safe).
+        return {k: _normal(v) for k, v in value.items() if not (k == "external_id" and str(v).startswith("idem:"))}
     return value
 
 
@@ -257,3 +259,104 @@ async def _async_agent(url: str, key: str) -> str | None:
     async with AsyncClient(url, key) as client:
         await client.threads()
         return client.agent
+
+
+def test_a_write_sent_again_with_its_idempotency_key_is_stored_once(served: tuple[str, Memory, FakeClock]) -> None:
+    url, server_mem, _ = served
+    with httpx.Client(base_url=url, trust_env=False) as http:
+        once = {"Idempotency-Key": "7c1f-retry-me"}
+        first = http.post("/v1/agents/bot/threads/t/messages", json={"role": "user", "content": "hi"}, headers=once)
+        again = http.post("/v1/agents/bot/threads/t/messages", json={"role": "user", "content": "hi"}, headers=once)
+        assert first.status_code == again.status_code == 201 and first.json()["id"] == again.json()["id"]
+        batch = {"messages": [{"role": "user", "content": "a"}, {"role": "assistant", "content": "b"}]}
+        ids = [
+            [
+                m["id"]
+                for m in http.post(
+                    "/v1/agents/bot/threads/t/messages/batch", json=batch, headers={"Idempotency-Key": "b-1"}
+                ).json()
+            ]
+            for _ in range(2)
+        ]
+        assert ids[0] == ids[1] and len(ids[0]) == 2
+        many = {"threads": {"t": [{"role": "user", "content": "c"}], "u": [{"role": "user", "content": "d"}]}}
+        sent = [
+            http.post("/v1/agents/bot/messages/batch", json=many, headers={"Idempotency-Key": "m-1"}).json()
+            for _ in range(2)
+        ]
+        assert sent[0] == sent[1]
+    assert [m.content for m in server_mem.history("t")] == ["hi", "a", "b", "c"]
+    assert [m.content for m in server_mem.history("u")] == ["d"]
+
+
+class _DroppingProxy:
+    """A TCP proxy to ``url`` that hands its first ``drops`` connections' requests to the server, then closes
+    them without an answer: the client cannot know whether its write was stored."""
+
+    def __init__(self, url: str, drops: int) -> None:
+        self.upstream = httpx.URL(url)
+        self.drops = drops
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.sockets: list[socket.socket] = []
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._handle, args=(conn,), daemon=True).start()
+
+    def _handle(self, conn: socket.socket) -> None:
+        up = socket.create_connection((self.upstream.host, self.upstream.port))
+        self.sockets += [conn, up]
+        if self.drops > 0:
+            self.drops -= 1
+            data = conn.recv(65536)
+            up.sendall(data)
+            up.recv(65536)  # the server has answered: it stored the write
+            conn.close()
+            up.close()
+            return
+        for a, b in ((conn, up), (up, conn)):
+            threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pipe(src: socket.socket, dst: socket.socket) -> None:
+        try:
+            while data := src.recv(65536):
+                dst.sendall(data)
+        except OSError:
+            pass
+        finally:
+            with contextlib.suppress(OSError):
+                dst.shutdown(socket.SHUT_WR)
+
+    def close(self) -> None:
+        self.listener.close()
+        for sock in self.sockets:
+            with contextlib.suppress(OSError):
+                sock.close()
+
+
+def test_the_client_retries_a_write_whose_answer_was_lost_and_stores_it_once(
+    served: tuple[str, Memory, FakeClock],
+) -> None:
+    url, server_mem, _ = served
+    proxy = _DroppingProxy(url, drops=1)
+    try:
+        with Client(proxy.url, agent="bot") as client:
+            message = client.add_message("lost", "user", "did this arrive?", user="u")
+        assert [m.id for m in server_mem.history("lost")] == [message.id]
+        proxy.drops = 1
+        got = asyncio.run(_async_add(proxy.url))
+        assert [m.id for m in server_mem.history("lost")] == [message.id, got]
+    finally:
+        proxy.close()
+
+
+async def _async_add(url: str) -> int:
+    async with AsyncClient(url, agent="bot") as client:
+        return (await client.add_message("lost", "user", "and this one?", user="u")).id

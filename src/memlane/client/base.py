@@ -10,10 +10,13 @@ exceptions. Moving a bot from embedded to remote is one line::
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import inspect
 import json
+import time
+import uuid
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
@@ -71,6 +74,23 @@ def _reaching(url: str) -> Iterator[None]:
 
 
 _WHOAMI = Call("GET", "/v1/whoami", lambda d: d, root=True)
+RETRIES = 3  # a request the server never answered, or answered 503 (its store unreachable), is sent again
+BACKOFF = 0.25  # seconds before the first retry, doubled each time
+
+
+class _Attempts:
+    """The tries of one call: the same ``Idempotency-Key`` on each (so a write the server did receive before
+    the connection broke is stored once), and whether to try again after an error or a 503."""
+
+    def __init__(self, call: Call, retries: int) -> None:
+        self.idempotency = uuid.uuid4().hex if call.method != "GET" else None
+        self.retries, self.tried = retries, 0
+
+    def again(self, error: Exception | None, response: httpx.Response | None) -> float | None:
+        """Seconds to wait before the next try, or None to stop here."""
+        self.tried += 1
+        retryable = isinstance(error, httpx.TransportError) or (response is not None and response.status_code == 503)
+        return BACKOFF * 2 ** (self.tried - 1) if retryable and self.tried <= self.retries else None
 
 
 class _Base:
@@ -79,8 +99,10 @@ class _Base:
         self._agent = agent
         self._headers = {"Authorization": f"Bearer {key}"} if key else {}
 
-    def _request(self, call: Call) -> dict[str, Any]:
+    def _request(self, call: Call, idempotency: str | None = None) -> dict[str, Any]:
         headers = dict(self._headers)
+        if idempotency is not None:
+            headers["Idempotency-Key"] = idempotency
         if call.content_type:
             headers["content-type"] = call.content_type
         path = call.path  # its names are quoted by the call (calls._seg)
@@ -144,6 +166,9 @@ class Client(_Base):
         agent: the agent whose memory to use; by default the key's own agent (asked of the server once, at
             the first call), or ``default`` for an admin key or a server without keys.
         timeout: seconds per request. http: an httpx.Client to use (e.g. a test client).
+        retries: how often a request is sent again when the server did not answer, or answered 503 (its
+            store unreachable), waiting 0.25 s, then 0.5 s, 1 s ...; every write carries one
+            ``Idempotency-Key`` over its tries, so a message the server did receive is stored once.
 
     Raises (from every method): the memlane error the server answered with (InvalidInput, NotFound,
     Forbidden, Unauthenticated, Conflict, StorageError, ProviderError, RateLimited); StorageError when the
@@ -152,9 +177,10 @@ class Client(_Base):
 
     def __init__(
         self, url: str, key: str | None = None, *, agent: str | None = None, timeout: float = 30.0,
-        http: httpx.Client | None = None,
+        http: httpx.Client | None = None, retries: int = RETRIES,
     ) -> None:  # fmt: skip
         super().__init__(url, key, agent)
+        self.retries = retries
         self._owns = http is None
         self.http = http or httpx.Client(timeout=timeout, trust_env=False)
 
@@ -168,8 +194,21 @@ class Client(_Base):
     def _send(self, call: Call) -> Any:
         if not call.root and self._agent is None:
             self._agent = self.agent
-        with _reaching(self.url):
-            response = self.http.request(**self._request(call))
+        attempts = _Attempts(call, self.retries)
+        while True:
+            error, response = None, None
+            try:
+                response = self.http.request(**self._request(call, attempts.idempotency))
+            except httpx.TransportError as exc:
+                error = exc
+            wait = attempts.again(error, response)
+            if wait is None:
+                break
+            time.sleep(wait)
+        if error is not None:
+            with _reaching(self.url):
+                raise error
+        assert response is not None
         return self._decode(call, response)
 
     def export_records(self, threads: Sequence[str] | None = None) -> Iterator[dict[str, Any]]:
@@ -210,9 +249,10 @@ class AsyncClient(_Base):
 
     def __init__(
         self, url: str, key: str | None = None, *, agent: str | None = None, timeout: float = 30.0,
-        http: httpx.AsyncClient | None = None,
+        http: httpx.AsyncClient | None = None, retries: int = RETRIES,
     ) -> None:  # fmt: skip
         super().__init__(url, key, agent)
+        self.retries = retries
         self._owns = http is None
         self.http = http or httpx.AsyncClient(timeout=timeout, trust_env=False)
 
@@ -224,8 +264,21 @@ class AsyncClient(_Base):
     async def _send(self, call: Call) -> Any:
         if not call.root and self._agent is None:
             self._agent = self._agent_of(await self._send(_WHOAMI))
-        with _reaching(self.url):
-            response = await self.http.request(**self._request(call))
+        attempts = _Attempts(call, self.retries)
+        while True:
+            error, response = None, None
+            try:
+                response = await self.http.request(**self._request(call, attempts.idempotency))
+            except httpx.TransportError as exc:
+                error = exc
+            wait = attempts.again(error, response)
+            if wait is None:
+                break
+            await asyncio.sleep(wait)
+        if error is not None:
+            with _reaching(self.url):
+                raise error
+        assert response is not None
         return self._decode(call, response)
 
     async def export_records(self, threads: Sequence[str] | None = None) -> AsyncIterator[dict[str, Any]]:

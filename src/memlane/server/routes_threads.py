@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Query, Response
+from fastapi import APIRouter, Depends, Header, Path, Query, Response
 
-from memlane.errors import Forbidden, NotFound
+from memlane.errors import Forbidden, NotFound, StorageError
 from memlane.types import Message, Summary, Thread
 
 from .auth import Scoped, existing, scoped
@@ -30,6 +30,16 @@ Scope = Annotated[Scoped, Depends(scoped)]
 Known = Annotated[Scoped, Depends(existing)]  # reads: an unknown agent is NotFound
 ThreadKey = Annotated[str, Path(description="The thread; a '/' in it is sent as %2F (names: docs/service.md).")]
 MessageId = Annotated[int, Path(ge=1, le=2**62)]
+IdempotencyKey = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        min_length=1,
+        max_length=200,
+        description="Any unique text per write (a UUID): the same write sent again (a client that timed out and "
+        "retries) is stored once, and answers what the first one stored.",
+    ),
+]
 
 
 @router.get("/threads", summary="List threads, most recently active first")
@@ -79,22 +89,60 @@ def _message_args(s: Scoped, m: MessageBody) -> dict[str, object]:
 
 
 @router.post(f"/threads/{THREAD}/messages", status_code=201, summary="Append one message")
-def add_message(s: Scope, thread: ThreadKey, body: OneMessageBody) -> Message:
+def add_message(s: Scope, thread: ThreadKey, body: OneMessageBody, idempotency: IdempotencyKey = None) -> Message:
     args = _message_args(s, body)
+    if idempotency is not None and "external_id" not in args:
+        args["external_id"] = f"{IDEM}{idempotency}"  # stored once, as a platform's id is (atomic, in the store)
     key = s.thread(thread)
     return s.memory.add_message(key, args.pop("role"), args.pop("content", None), **args)  # type: ignore[arg-type]
 
 
+IDEM = "idem:"  # the external id a write's Idempotency-Key gives its messages
+
+
+def _tagged(items: list[dict[str, Any]], idempotency: str | None, prefix: str) -> list[dict[str, Any]]:
+    """``items``, each with the external id its place in an idempotent write gives it."""
+    if idempotency is None:
+        return items
+    return [
+        {**item, "metadata": {**(item.get("metadata") or {}), "external_id": f"{IDEM}{idempotency}:{prefix}{i}"}}
+        for i, item in enumerate(items)
+    ]
+
+
+def _stored_before(s: Scoped, key: str, idempotency: str | None, prefix: str, count: int) -> list[Message] | None:
+    """The messages an earlier try of the same idempotent write stored, or None if it stored nothing."""
+    if idempotency is None:
+        return None
+    found = [s.memory.external_message(key, f"{IDEM}{idempotency}:{prefix}{i}") for i in range(count)]
+    return None if any(m is None for m in found) else [m for m in found if m is not None]
+
+
 @router.post(f"/threads/{THREAD}/messages/batch", status_code=201, summary="Append several messages at once")
-def add_messages(s: Scope, thread: ThreadKey, body: MessagesBody) -> list[Message]:
+def add_messages(s: Scope, thread: ThreadKey, body: MessagesBody, idempotency: IdempotencyKey = None) -> list[Message]:
     items = [_message_args(s, m) for m in body.messages]
-    return s.memory.add_messages(s.thread(thread), items)
+    key = s.thread(thread)
+    earlier = _stored_before(s, key, idempotency, "", len(items))
+    if earlier is not None:
+        return earlier
+    try:
+        return s.memory.add_messages(key, _tagged(items, idempotency, ""))
+    except StorageError:  # the same write, sent twice at once: the other one stored it
+        earlier = _stored_before(s, key, idempotency, "", len(items))
+        if earlier is None:
+            raise
+        return earlier
 
 
 @router.post("/messages/batch", status_code=201, summary="Append messages to several threads at once")
-def add_to_threads(s: Scope, body: ThreadsMessagesBody) -> dict[str, list[Message]]:
-    items = {thread: [_message_args(s, m) for m in messages] for thread, messages in body.threads.items()}
-    return s.memory.add_to_threads({s.thread(thread): messages for thread, messages in items.items()})
+def add_to_threads(s: Scope, body: ThreadsMessagesBody, idempotency: IdempotencyKey = None) -> dict[str, list[Message]]:
+    items = {s.thread(thread): [_message_args(s, m) for m in messages] for thread, messages in body.threads.items()}
+    prefixes = {key: f"{n}." for n, key in enumerate(items)}
+    earlier = {key: _stored_before(s, key, idempotency, prefixes[key], len(batch)) for key, batch in items.items()}
+    if idempotency is not None and all(found is not None for found in earlier.values()):
+        return {key: found for key, found in earlier.items() if found is not None}
+    tagged = {key: _tagged(batch, idempotency, prefixes[key]) for key, batch in items.items()}
+    return s.memory.add_to_threads(tagged)
 
 
 @router.get(f"/threads/{THREAD}/messages", summary="The thread's messages in order, paged")
