@@ -24,14 +24,14 @@ def _env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("MEMLANE_HOME", str(tmp_path / "home"))
 
 
-def run(*args: str, code: int = 0, env: dict[str, str] | None = None) -> Result:
-    result = runner.invoke(app, list(args), env=env)
+def run(*args: str, code: int = 0, env: dict[str, str] | None = None, stdin: str | None = None) -> Result:
+    result = runner.invoke(app, list(args), env=env, input=stdin)
     assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr, result.exception)
     return result
 
 
-def js(*args: str) -> Any:
-    return json.loads(run(*args).stdout)
+def js(*args: str, stdin: str | None = None) -> Any:
+    return json.loads(run(*args, stdin=stdin).stdout)
 
 
 def _memory(db: Path | str, agent: str = "default") -> Memory:
@@ -68,3 +68,26 @@ def test_no_help_page_cuts_an_option_name_at_80_columns() -> None:
                     cut.append((" ".join(path), flag))
     assert cut == []
     assert "--workers-in-process" in run("serve", "--help", env={"COLUMNS": "80"}).stdout.split("Options")[1]
+
+
+# -- import puts an export where its agent was -----------------------------------------------------
+def test_import_goes_to_the_agent_named_in_the_export_and_says_so(tmp_path: Path) -> None:
+    source = str(tmp_path / "g.db")
+    run("--db", source, "--agent", "g", "add", "general", "user", "hello from g", "--user", "alice")
+    backup = tmp_path / "backup.jsonl"
+    run("--db", source, "--agent", "g", "export", str(backup))
+
+    fresh = str(tmp_path / "new.db")
+    said = run("--db", fresh, "import", str(backup)).stdout
+    assert said.strip().count("\n") == 0 and "agent 'g'" in said, said
+    with _memory(fresh, "g") as mem:
+        assert [m.content for m in mem.history("general")] == ["hello from g"]
+    with _memory(fresh) as mem:
+        assert mem.threads() == []  # nothing went to agent 'default'
+
+    other = js("--db", str(tmp_path / "other.db"), "--json", "--agent", "h", "import", str(backup))
+    assert other["agent"] == "h" and other["imported"]["messages"] == 1
+    moved = run("--db", str(tmp_path / "moved.db"), "import", str(backup), "--agent", "h").stdout
+    assert "agent 'h'" in moved and "'g'" in moved  # where it went, and that the export was of another agent
+    piped = js("--db", str(tmp_path / "piped.db"), "--json", "import", "-", stdin=backup.read_text())
+    assert piped["agent"] == "g" and piped["imported"]["messages"] == 1
