@@ -12,8 +12,8 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
-import time
 import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 

@@ -37,6 +37,7 @@ are not the bottleneck a queue would hide, and its failures are better reported 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import threading
@@ -384,10 +385,9 @@ def _finish_at_exit() -> None:
     register = getattr(threading, "_register_atexit", None)
     if register is None:  # not CPython's threading: leftovers stay pending for the next process
         return
-    try:
+    with contextlib.suppress(RuntimeError):  # the interpreter is exiting already
         register(BEHIND.at_exit)
-    except RuntimeError:  # the interpreter is exiting already
-        pass
+
 
 # In a forked child the parent's queue is the parent's to embed (and its lock may have been held).
 os.register_at_fork(after_in_child=BEHIND._clear)
