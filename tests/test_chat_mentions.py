@@ -5,8 +5,10 @@ display names only in what people and the model read. A real SQLite file and a l
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -101,3 +103,27 @@ def test_bad_setup_is_refused(mem: Memory) -> None:
         MentionCommands(mem, None, visibility="public")
     with pytest.raises(InvalidInput):
         MentionCommands(mem, None, templates={"nope": "x"})
+
+
+def test_the_docs_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "integrations.md").read_text(encoding="utf-8")
+    [code] = re.findall(r"```python\n(.*?)```", doc, re.DOTALL)
+    monkeypatch.chdir(tmp_path)
+    scope: dict[str, Any] = {}
+    exec(compile(code, "docs/integrations.md", "exec"), scope)
+
+    async def conversation() -> list[str | None]:
+        on_message = scope["on_message"]
+        said = [
+            await on_message("#general", "U1", "Alice", "<@B1> remember that <@U2> likes jazz", {"U2": "Bob"}),
+            await on_message("#general", "U3", "Carol", "@rosey what do you know about <@U2>?", {"U2": "Bob"}),
+            await on_message("#general", "U2", "Bob", "just chatting", {}),
+        ]
+        await scope["memory"].close()
+        return said
+
+    assert asyncio.run(conversation()) == [
+        "💾 I'll remember that Bob likes jazz",
+        "💭 What I know about Bob:\n• Bob likes jazz",
+        None,
+    ]
