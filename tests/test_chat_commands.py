@@ -34,7 +34,8 @@ def _llm(server: FakeLLMServer) -> LLMClient:
 
 
 def run(commands: ChatCommands, channel: str, user: str, text: str, name: str | None = None) -> str | None:
-    reply = asyncio.run(commands.handle(channel, user, text, name=name))
+    named = {} if name is None else {"name": name}  # the speaker's display name, when the platform has one
+    reply = asyncio.run(commands.handle(channel, user, text, **named))
     assert reply is None or isinstance(reply, Reply)
     return None if reply is None else reply.text
 
