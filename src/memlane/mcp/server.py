@@ -9,12 +9,15 @@ tool's error result (its one-line message), never a crash of the server.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 
 from ..async_memory import AsyncMemory
-from ..errors import InvalidInput
+from ..errors import InvalidInput, MemlaneError
 from ..memory import Memory
 
 __all__ = ["TOOLS", "build_server", "run_stdio"]
@@ -33,7 +36,9 @@ def build_server(memory: Memory | AsyncMemory, user: str | None) -> MCPServer:
     mem = memory if isinstance(memory, AsyncMemory) else AsyncMemory.wrap(memory)
     if user is not None and (not isinstance(user, str) or not user.strip()):
         raise InvalidInput("user must be a non-empty string or None")
-    server: MCPServer = MCPServer(name="memlane", instructions=_INSTRUCTIONS)
+    # WARNING: a tool error is the caller's to read, not the operator's; the SDK logs each one at INFO, and
+    # stderr is the MCP client's log. A crash (anything but a memlane error) is still logged with its traceback.
+    server: MCPServer = MCPServer(name="memlane", instructions=_INSTRUCTIONS, log_level="WARNING")
 
     async def _thread(thread: str) -> str:
         """The thread the user means (their own, or one they were added to); the agent's own as named."""
@@ -43,38 +48,55 @@ def build_server(memory: Memory | AsyncMemory, user: str | None) -> MCPServer:
     async def remember(
         content: str, category: str = "fact", importance: int = 3, visibility: str | None = None
     ) -> dict[str, Any]:
-        fact = await mem.remember(content, user=user, category=category, importance=importance, visibility=visibility)
+        with _tool_errors():
+            fact = await mem.remember(
+                content, user=user, category=category, importance=importance, visibility=visibility
+            )
         return _fact(fact)
 
     @server.tool(description="Find what memory holds about a question: facts, past messages, summaries.")
     async def recall(query: str, limit: int = 5, kinds: list[str] | None = None) -> list[dict[str, Any]]:
-        hits = await mem.recall(query, user=user, limit=limit, kinds=kinds)
+        with _tool_errors():
+            hits = await mem.recall(query, user=user, limit=limit, kinds=kinds)
         return [
             {"kind": h.kind, "id": h.id, "text": h.text, "score": round(h.score, 4), "thread": h.thread} for h in hits
         ]
 
     @server.tool(description="Forget one of the user's facts by its id (from recall or list_facts).")
     async def forget(fact_id: int) -> dict[str, Any]:
-        return _fact(await mem.forget(fact_id, user=user))
+        with _tool_errors():
+            return _fact(await mem.forget(fact_id, user=user))
 
     @server.tool(description="The facts memory holds that the user may see (their own, shared, the agent's).")
     async def list_facts(
         subject: str | None = None, category: str | None = None, limit: int = 50
     ) -> list[dict[str, Any]]:
-        return [_fact(f) for f in await mem.facts(user, subject=subject, category=category, limit=limit)]
+        with _tool_errors():
+            return [_fact(f) for f in await mem.facts(user, subject=subject, category=category, limit=limit)]
 
     @server.tool(description="Store one message of a conversation (thread): role user, assistant or system.")
     async def add_message(thread: str, role: str, content: str) -> dict[str, Any]:
-        key = await _thread(thread)
-        message = await mem.add_message(key, role, content, user=user if role == "user" else None)
+        with _tool_errors():
+            key = await _thread(thread)
+            message = await mem.add_message(key, role, content, user=user if role == "user" else None)
         return {"id": message.id, "thread": key, "seq": message.seq}
 
     @server.tool(description="What to send the model next in a thread, within a token budget.")
     async def get_context(thread: str, query: str | None = None, budget: int | None = None) -> dict[str, Any]:
-        ctx = await mem.context(await _thread(thread), query=query, user=user, budget=budget)
+        with _tool_errors():
+            ctx = await mem.context(await _thread(thread), query=query, user=user, budget=budget)
         return {"messages": ctx.to_messages(), "tokens": ctx.tokens, "budget": ctx.budget}
 
     return server
+
+
+@contextmanager
+def _tool_errors() -> Iterator[None]:
+    """A memlane error becomes the tool's error result carrying its message (the SDK would hide it otherwise)."""
+    try:
+        yield
+    except MemlaneError as exc:
+        raise ToolError(str(exc)) from None
 
 
 def _fact(fact: Any) -> dict[str, Any]:
