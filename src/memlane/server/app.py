@@ -27,7 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memlane import Memory, __version__
 
-from . import openapi, problems, routes_admin, routes_agent, routes_memory, routes_threads, ui
+from . import mcp_http, openapi, problems, routes_admin, routes_agent, routes_memory, routes_threads, ui
 from .names import keep_encoded_slashes
 from .settings import LOOPBACK_NAMES, ServerSettings
 from .state import ServerState
@@ -116,7 +116,7 @@ class _Edge:
         elif settings.allowed_hosts and not _host_allowed(name, settings.allowed_hosts):
             return 400, "host-not-allowed", f"host {host!r} is not one this server answers to"
         path, method = scope["path"], scope.get("method", "GET")
-        api = path.startswith("/v1/") or path == "/v1"
+        api = path.startswith("/v1/") or path in ("/v1", "/mcp")
         ui_post = path.startswith("/ui") and method not in ("GET", "HEAD", "OPTIONS")
         if (api or ui_post) and _cross_origin(headers, host, settings.public_url):
             return 403, "cross-origin", "requests from other web sites are refused"
@@ -254,6 +254,7 @@ def create_app(memory: Memory, settings: ServerSettings | None = None) -> FastAP
     openapi.install(app)
     for module in (routes_threads, routes_memory, routes_agent, routes_admin):
         app.include_router(module.router)
+    mcp_http.install(app, state)
     app.include_router(routes_admin.ops)
     ui.install(app)
     app.add_middleware(_Edge, state=state)  # type: ignore[arg-type]
