@@ -115,7 +115,7 @@ def test_an_agent_key_names_the_user(served: tuple[str, Memory, dict[str, str]])
             url,
             keys["desk"],
             [("list_facts", {"user": "bob"}), ("get_context", {"thread": "support-bob", "user": "bob"})],
-        )  # fmt: skip
+        )
     )
     assert [f["content"] for f in _data(results[0])] == ["bob's locker code is 4821"]
     assert "jammed" in json.dumps(_data(results[1]))
