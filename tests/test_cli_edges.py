@@ -4,6 +4,9 @@ help pages never cut an option's name at 80 columns, and `import` puts an export
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -91,3 +94,14 @@ def test_import_goes_to_the_agent_named_in_the_export_and_says_so(tmp_path: Path
     assert "agent 'h'" in moved and "'g'" in moved  # where it went, and that the export was of another agent
     piped = js("--db", str(tmp_path / "piped.db"), "--json", "import", "-", stdin=backup.read_text())
     assert piped["agent"] == "g" and piped["imported"]["messages"] == 1
+
+
+def test_a_mistyped_agent_is_an_error_not_an_empty_memory(tmp_path: Path) -> None:
+    db = str(tmp_path / "a.db")
+    cli = [str(Path(sys.executable).parent / "memlane"), "--db", db]
+    env = {**os.environ, "MEMLANE_EMBEDDER": "none"}
+    subprocess.run([*cli, "--agent", "bot", "remember", "the sky is blue"], check=True, env=env, capture_output=True)
+    wrong = subprocess.run([*cli, "--agent", "nosuchbot", "facts"], env=env, capture_output=True, text=True)
+    assert wrong.returncode == 3 and "no agent 'nosuchbot'" in wrong.stderr and "bot" in wrong.stderr
+    right = subprocess.run([*cli, "--agent", "bot", "facts"], env=env, capture_output=True, text=True)
+    assert right.returncode == 0 and "the sky is blue" in right.stdout

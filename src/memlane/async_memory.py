@@ -492,6 +492,9 @@ class AsyncMemory:
     async def agents(self) -> list[str]:
         return await self._run(self.sync.agents)
 
+    async def agent_exists(self) -> bool:
+        return await self._run(self.sync.agent_exists)
+
     async def schema_versions(self) -> tuple[int, int]:
         return await self._run(self.sync.schema_versions)
 

@@ -478,5 +478,6 @@ LOCAL_ONLY: dict[str, str] = {
     "run_jobs": "the server's workers run jobs (memlane serve --workers-in-process, memlane worker)",
     "schema_versions": "GET /readyz tells whether the schema is current",
     "user_thread": "the server applies the thread ownership rule to every user key's request",
+    "agent_exists": "a call on an unknown agent answers NotFound",
     "close": "Client.close() closes the connection pool",
 }

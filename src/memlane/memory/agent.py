@@ -93,6 +93,16 @@ class AgentMixin(MemoryBase):
         """Every agent with anything stored in this store."""
         return self.store.list_agents()
 
+    def agent_exists(self) -> bool:
+        """Whether this agent is known to the store: it has something stored, or an API key of its own. Reads
+        of an unknown agent are a mistyped name to the CLI and the service (NotFound), not an empty memory.
+
+        Example::
+
+            Memory("bot.db", agent="bot").agent_exists()   # False until bot writes or gets a key
+        """
+        return self.agent in self.store.list_agents() or any(k.agent == self.agent for k in self.api_keys())
+
     # -- readiness --------------------------------------------------------------------------------
     def schema_versions(self) -> tuple[int, int]:
         """(the store's schema version, the newest this memlane knows): equal when migrations are current.

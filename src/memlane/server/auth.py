@@ -222,10 +222,8 @@ def bind(who: Caller, agent: str, state: ServerState) -> Scoped:
 def existing(s: Annotated[Scoped, Depends(scoped)]) -> Scoped:
     """``s``, once its agent is known: it has something stored, or an API key of its own (reads of an unknown
     agent are NotFound, as in the CLI; an agent or user key's agent is known by its key)."""
-    agent = s.memory.agent
-    known = s.caller.scope != "admin" or agent in s.memory.agents()
-    if not known and not any(k.agent == agent for k in s.memory.api_keys()):
-        raise NotFound(f"no agent {agent!r} in this store")
+    if s.caller.scope == "admin" and not s.memory.agent_exists():
+        raise NotFound(f"no agent {s.memory.agent!r} in this store")
     return s
 
 
