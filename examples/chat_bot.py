@@ -1,4 +1,4 @@
-"""A runnable `!chat` bot (seed 000) on a line-based chat stand-in: each stdin line is ``user: text``.
+"""A runnable `!chat` bot on a line-based chat stand-in: each stdin line is ``user: text``.
 
     python examples/chat_bot.py --db bot.db
     alice: !chat remember I like tea

@@ -1,4 +1,4 @@
-"""Seed 000's chat commands for any chat transport (Discord, Slack, IRC, Matrix ...): an edge over the facade.
+"""``!chat`` commands for any chat transport (Discord, Slack, IRC, Matrix ...): an edge over the facade.
 
 commands = ChatCommands(memory, llm)          # memory: Memory or AsyncMemory; llm: an LLMClient or None
 reply = await commands.handle(channel, user, text)

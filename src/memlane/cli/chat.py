@@ -1,4 +1,4 @@
-"""``memlane chat``: a REPL that talks to the configured LLM with memory, and seed 002's chat commands.
+"""``memlane chat``: a REPL that talks to the configured LLM with memory, and its slash commands.
 
 Each turn stores the user's line, assembles the context (profile, memories, summaries, facts, recalled and
 recent messages within the budget), streams the model's answer to the terminal and stores it. Without an

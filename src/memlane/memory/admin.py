@@ -100,8 +100,8 @@ class AdminMixin(MemoryBase):
     # -- status -------------------------------------------------------------------------------------
     def usage_totals(self, since: datetime | None = None, *, all_agents: bool = False) -> list[UsageTotals]:
         """LLM usage per operation (calls, failures, tokens, latency) of this agent (or, with ``all_agents``,
-        of every agent in the store); with ``since``, only of the calls made at or after it (seed 001: what
-        was consumed since the poller last asked).
+        of every agent in the store); with ``since``, only of the calls made at or after it (what was
+        consumed since a poller last asked).
 
         Raises:
             InvalidInput: ``since`` is not a datetime (naive means UTC). StorageError: the store failed.
@@ -131,7 +131,7 @@ class AdminMixin(MemoryBase):
             for i, start in enumerate(starts)
         ]
 
-    # -- the agent's memories and the agent itself (seed 001's admin endpoints and uninstall) ---------
+    # -- the agent's memories and the agent itself (admin endpoints and uninstall) ---------------------
 
     def list_memories(self, limit: int | None = None) -> list[Summary]:
         """The agent's memories (one per ended conversation, capped by ``memory_cap``), newest first."""
@@ -150,7 +150,7 @@ class AdminMixin(MemoryBase):
         return purge_memories(self, check_positive(memory_id, "a memory id must be a positive integer"))  # type: ignore[arg-type]
 
     def delete_agent(self, *, purge: bool = False) -> dict[str, int]:
-        """Uninstall this agent (seed 001): delete its threads (messages, vectors, summaries), facts with
+        """Uninstall this agent: delete its threads (messages, vectors, summaries), facts with
         their history, profiles and digests; its memories stay for a reinstall unless ``purge``. Returns
         counts per kind. (Another agent: ``memory.for_agent(name).delete_agent()``.)
 

@@ -216,8 +216,8 @@ class FactsMixin(MemoryBase):
         return fact
 
     def forget_matching(self, text: str, *, user: str | None = None, purge: bool = False) -> list[Fact]:
-        """Forget the facts ``user`` owns that say what ``text`` says ("forget that Bob likes pizza", seed
-        003); returns them (empty: nothing matched). Never touches another user's facts.
+        """Forget the facts ``user`` owns that say what ``text`` says ("forget that Bob likes pizza");
+        returns them (empty: nothing matched). Never touches another user's facts.
 
         A fact matches when every content word of ``text`` is in it and, with an embedder, their cosine
         similarity is at least ``FORGET_MIN_COSINE`` (0.84); without one, when it also holds no more than

@@ -176,7 +176,7 @@ class RecallMixin(MemoryBase):
         this thread alone), the pipeline's sections, the thread's system messages older than the recent
         window (the newest 20, kept ahead of the recent messages), and as many recent messages as fit. The
         ``strategy`` setting trims this: ``summarization`` keeps the prompt, the summaries and the recent
-        messages, ``simple`` the prompt and the recent messages only (seed 002's windowing).
+        messages, ``simple`` the prompt and the recent messages only (a plain window).
 
         Raises:
             InvalidInput: bad budget, or the system prompt alone exceeds it.
@@ -197,7 +197,7 @@ class RecallMixin(MemoryBase):
             else self.store.summaries(self.agent, thread=key, kind="rolling", limit=2 * _CONTEXT_SUMMARIES)
         )
         full = strategy == "hybrid"
-        # Seed 002's hybrid keeps the thread's system messages always: those older than the window are pinned.
+        # The hybrid strategy keeps the thread's system messages always: those older than the window are pinned.
         pinned = (
             self.store.messages(self.agent, key, before_seq=recent[0].seq, roles=("system",), limit=_CONTEXT_PINNED)
             if full and recent
@@ -288,7 +288,7 @@ class RecallMixin(MemoryBase):
         return ranked + [f for f in listed if f.id not in first]
 
     def _user_section(self, user: str | None) -> Section | None:
-        """What the user asked the bot to keep in mind (seed 000's per-user record), for the system message."""
+        """What the user asked the bot to keep in mind (their user record), for the system message."""
         record = self.store.get_user(self.agent, user) if user is not None else None
         if record is None or not (record.persona or record.custom_context):
             return None

@@ -127,7 +127,7 @@ class ThreadsMixin(MemoryBase):
         )
 
     def user(self, user: str) -> UserRecord:
-        """What is kept about ``user`` (seed 000): preferred persona, custom context, how many messages they
+        """What is kept about ``user``: preferred persona, custom context, how many messages they
         sent (interactions) and when they last wrote; an empty record for a user memlane has not seen."""
         key = check_key(user, "user")
         return self.store.get_user(self.agent, key) or UserRecord(key)

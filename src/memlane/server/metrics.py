@@ -1,4 +1,4 @@
-"""Prometheus metrics of one server process: requests and latencies per route, and seed 001's memory
+"""Prometheus metrics of one server process: requests and latencies per route, and the agents' memory
 figures, read from the store at scrape time (so they cover every process sharing it):
 
     memlane_http_requests_total{method,route,status}     requests answered

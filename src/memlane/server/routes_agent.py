@@ -1,4 +1,4 @@
-"""The agent's own memory and bookkeeping: seed 001's admin endpoints (memories), profiles and digests,
+"""The agent's own memory and bookkeeping: the admin endpoints of its memories, profiles and digests,
 jobs, LLM usage, export / import and status. Thin calls to the facade."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ JSONL = "application/x-ndjson"
 
 
 def memory_out(s: Summary) -> MemoryOut:
-    """A memory in seed 001's shape: ``updatedAt`` is when a compaction last rewrote it."""
+    """A memory as the admin endpoints show it: ``updatedAt`` is when a compaction last rewrote it."""
     updated = s.metadata.get("updated_at")
     try:
         updated_at = datetime.fromisoformat(updated) if isinstance(updated, str) else s.created_at
@@ -46,19 +46,19 @@ def memory_out(s: Summary) -> MemoryOut:
     )
 
 
-@router.get("/memories", summary="List the agent's memories (seed 001: GET /apps/:appId/memories)")
+@router.get("/memories", summary="List the agent's memories, newest first")
 def list_memories(s: Scope, limit: Annotated[int | None, Query(ge=1, le=10_000)] = None) -> dict[str, list[MemoryOut]]:
     s.require_agent_level()
     return {"memories": [memory_out(m) for m in s.memory.list_memories(limit)]}
 
 
-@router.delete("/memories", summary="Purge every memory of the agent (seed 001: DELETE /apps/:appId/memories)")
+@router.delete("/memories", summary="Purge every memory of the agent")
 def purge_memories(s: Scope) -> Deleted:
     s.require_agent_level()
     return Deleted(success=True, deletedCount=s.memory.purge_memories())
 
 
-@router.delete("/memories/{memory_id}", summary="Delete one memory (seed 001: DELETE /apps/:appId/memories/:id)")
+@router.delete("/memories/{memory_id}", summary="Delete one memory of the agent")
 def delete_memory(s: Scope, memory_id: Id) -> Deleted:
     s.require_agent_level()
     return Deleted(success=True, deletedCount=s.memory.delete_memory(memory_id))
@@ -95,7 +95,7 @@ def retry_job(s: Scope, job_id: Id) -> Job:
     return s.memory.retry_job(job_id)
 
 
-@router.get("/usage", summary="LLM usage per operation, since a time (seed 001's consumption)")
+@router.get("/usage", summary="LLM usage per operation, since a time")
 def usage(s: Scope, since: datetime | None = None) -> dict[str, Any]:
     s.require_agent_level()
     return {"agent": s.memory.agent, "since": since, "usage": s.memory.usage_totals(since),

@@ -1,6 +1,6 @@
 """Context, recall and facts: ``/v1/agents/{agent}/context|recall|facts...``. Thin calls to the facade.
 
-A user key sees and changes only what its user may (seed 004): its own facts and shared ones, never another
+A user key sees and changes only what its user may: its own facts and shared ones, never another
 user's private fact (that is *not found*, so its existence does not leak)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Sign-in, the agents overview, the agent's memories (seed 001), users' profiles and digests (seed 003), and
+"""Sign-in, the agents overview, the agent's memories, users' profiles and digests, and
 background jobs. Every page is a thin call to the :class:`~memlane.Memory` facade through the server's
 ownership checks (:mod:`memlane.server.auth`)."""
 
@@ -146,7 +146,7 @@ def overview(request: Request, who: Who, state: State) -> Response:
     return render(request, "overview.html", rows=rows)
 
 
-# -- memories (seed 001) ----------------------------------------------------------------------------
+# -- memories ----------------------------------------------------------------------------------------
 @router.get("/agents/{agent}/memories", response_class=HTMLResponse)
 def memories(request: Request, s: UiScope) -> Response:
     s.require_agent_level()
@@ -209,7 +209,7 @@ def _confirmed(form: dict[str, str]) -> None:
         raise InvalidInput("not confirmed: nothing was deleted")
 
 
-# -- users: profile and digest (seed 003) -----------------------------------------------------------
+# -- users: profile and digest --------------------------------------------------------------------
 @router.get("/agents/{agent}/users", response_class=HTMLResponse)
 def users(request: Request, s: UiScope) -> Response:
     if s.is_user:
