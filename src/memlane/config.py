@@ -238,7 +238,7 @@ def read_config_file(path: Path) -> dict[str, Any]:
             if ours in data:
                 raise ConfigError(f"config file {path} sets both {other!r} and {ours!r} (the same setting)")
             data[ours] = data.pop(other)
-    enabled = data.pop("enabled", True)  # another system's switch: memlane on a config that turns memory off is a mistake
+    enabled = data.pop("enabled", True)  # another system's switch; memlane on a config that turns memory off: a mistake
     if enabled is not True:
         raise ConfigError(
             f"config file {path} says enabled: {enabled!r}; memlane does not run with memory turned off "
