@@ -106,6 +106,13 @@ class RecallMixin(MemoryBase):
         Raises:
             InvalidInput: empty query, bad limit, kind, metadata filter or group_by; ``since`` not before
                 ``until``. ConfigError: unknown preset.
+
+        Example:
+            >>> for hit in mem.recall("Where does Alice like hiking?", user="alice"):
+            ...     print(hit.kind, hit.text)
+            fact Alice loves hiking in the Alps
+            message Alice: Hi, I'm Alice. I love hiking in the Alps.
+            assistant: Nice to meet you, Alice! Which trail is your favourite?
         """
         text = check_content(query, "query", self.settings.max_content_chars)
         check_positive(limit, "limit must be a positive integer")
@@ -180,6 +187,13 @@ class RecallMixin(MemoryBase):
 
         Raises:
             InvalidInput: bad budget, or the system prompt alone exceeds it.
+
+        Example:
+            >>> ctx = mem.context("general", query="Plan a weekend for me", user="alice", budget=500)
+            >>> ctx.tokens <= 500
+            True
+            >>> [m["role"] for m in ctx.to_messages()]
+            ['system', 'user', 'assistant']
         """
         key = check_key(thread, "thread")
         budget = check_positive(
@@ -302,7 +316,12 @@ class RecallMixin(MemoryBase):
     def summaries(
         self, thread: str | None = None, *, kind: str | None = None, limit: int | None = None
     ) -> list[Summary]:
-        """Stored summaries, newest first."""
+        """Stored summaries, newest first.
+
+        Example:
+            >>> mem.summaries("general")
+            []
+        """
         return self.store.summaries(self.agent, thread=check_optional_key(thread, "thread"), kind=kind, limit=limit)
 
 
