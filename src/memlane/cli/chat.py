@@ -40,7 +40,7 @@ NO_LLM_NOTICE = (
     "No LLM is configured, so nobody will answer: what you type is stored, and every /command works.\n"
     "To chat, set MEMLANE_LLM_PROVIDER (openai, ollama or anthropic) and MEMLANE_LLM_MODEL, plus "
     "MEMLANE_LLM_API_KEY (OpenAI, Anthropic) or MEMLANE_LLM_BASE_URL (Ollama, other OpenAI-compatible "
-    "servers). See 'Using an LLM' in the README."
+    "servers). See 'Configuration' in the README, and docs/llm.md."
 )
 
 HELP = [

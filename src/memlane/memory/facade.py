@@ -114,7 +114,7 @@ class Memory(ThreadsMixin, FactsMixin, RecallMixin, AdminMixin, AgentMixin, Keys
         ModelMismatch: the store's vectors were made by another embedding model (see :meth:`reindex`).
 
     Example:
-        >>> with Memory("quickstart.db", agent="my-bot") as mem:  # doctest: +SKIP
+        >>> with Memory("quickstart.db", agent="my-bot") as mem:
         ...     _ = mem.add_message("general", "user", "Hi, I'm Alice. I love hiking in the Alps.", user="alice")
         ...     _ = mem.remember("Alice loves hiking in the Alps", user="alice", category="hobby")
         ...     ctx = mem.context("general", query="Plan a weekend for me", user="alice", budget=1000)
