@@ -39,7 +39,9 @@ def served(tmp_path: Path) -> Iterator[tuple[str, Memory, FakeClock]]:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     server = uvicorn.Server(
-        uvicorn.Config(create_app(mem, ServerSettings(rate_limit=0)), host="127.0.0.1", port=port, log_level="warning")
+        uvicorn.Config(
+            create_app(mem, ServerSettings(rate_limit=0, open=True)), host="127.0.0.1", port=port, log_level="warning"
+        )
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -198,3 +200,60 @@ def test_a_server_that_does_not_answer_is_a_storage_error_from_both_clients() ->
                 [r async for r in client.export_records()]
 
     asyncio.run(remote())
+
+
+def test_every_memory_method_is_offered_remotely_or_listed_with_its_reason() -> None:
+    from memlane.client.calls import LOCAL_ONLY
+
+    public = {name for name, value in inspect.getmembers(Memory) if not name.startswith("_") and callable(value)}
+    streamed = {"export", "export_records", "import_"}  # written in the clients themselves (files, streams)
+    assert public - set(CALLS) - set(LOCAL_ONLY) - streamed == set()
+    assert set(LOCAL_ONLY) <= public | {"close"} and all(LOCAL_ONLY.values())
+    for name, builder in CALLS.items():
+        want = inspect.signature(getattr(Memory, name)).parameters
+        got = inspect.signature(builder).parameters
+        assert [p for p in want if p != "self"] == list(got), name
+        for param in got.values():
+            assert param.kind == want[param.name].kind and (param.default is inspect.Parameter.empty) == (
+                want[param.name].default is inspect.Parameter.empty
+            ), (name, param.name)
+
+
+def test_the_calls_a_bot_needs_beyond_the_scenario(served: tuple[str, Memory, FakeClock]) -> None:
+    url, server_mem, _ = served
+    key = server_mem.create_api_key("agent", agent="helpdesk").key
+    with Client(url, key) as client:  # the key's own agent, no agent= needed
+        first = client.add_message("slack/C42", "user", "the printer is jammed", user="U1", external_id="slack:1")
+        assert client.agent == "helpdesk" and first.thread == "slack/C42"
+        assert client.external_message("slack/C42", "slack:1") == first
+        assert client.external_message("slack/C42", "slack:404") is None
+        edited = client.edit_message("slack/C42", first.id, "the printer on floor 2 is jammed")
+        assert client.message("slack/C42", first.id).content == edited.content == "the printer on floor 2 is jammed"
+        second = client.add_message("slack/C42", "user", "fixed it", user="U1")
+        assert client.delete_messages("slack/C42", [second.id]) == 1
+        assert [m.id for m in client.history("slack/C42")] == [first.id]
+        assert client.set_user("U1", persona="brief").persona == "brief" and client.user("U1").interactions == 2
+        assert client.count_tokens("hello world") == server_mem.count_tokens("hello world")
+        client.remember("U1 sits on floor 2", user="U1")
+        assert [f.content for f in client.forget_matching("U1 sits on floor 2", user="U1")] == ["U1 sits on floor 2"]
+        assert client.summaries("slack/C42") == [] and client.memory_cap() == server_mem.memory_cap()
+        assert client.flush() is True and client.prune_messages(10_000) == 0 and client.prune(10_000) == 0
+        with pytest.raises(NotFound):
+            client.message("slack/C42", 999_999)
+        with pytest.raises(InvalidInput, match="control characters"):
+            client.add_message("bad\nname", "user", "x")
+    with Client(url) as admin:  # an open server: admin, in agent "default"
+        assert "helpdesk" in admin.agents() and admin.agent == "default"
+        with pytest.raises(NotFound):
+            admin.threads()  # "default" holds nothing: an unknown agent, not an empty one
+    assert asyncio.run(_async_agent(url, key)) == "helpdesk"
+    with Client(url, agent="helpdesk") as admin:
+        assert admin.delete_agent(purge=True)["threads"] == 1
+        assert admin.threads() == []
+    assert asyncio.run(_async_agent(url, key)) == "helpdesk"
+
+
+async def _async_agent(url: str, key: str) -> str | None:
+    async with AsyncClient(url, key) as client:
+        await client.threads()
+        return client.agent

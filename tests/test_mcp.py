@@ -64,7 +64,7 @@ def test_the_sdk_client_uses_every_tool_for_its_user_only(tmp_path: Path) -> Non
     )
     fact = _data(results[0])
     assert fact["content"] == "Alice prefers green tea" and fact["visibility"] == "private"
-    assert _data(results[1])["seq"] == 1
+    assert _data(results[1])["seq"] == 1 and _data(results[1])["thread"] == "alice/desk-chat"
     assert any("green tea" in h["text"] for h in _data(results[2]))
     assert _data(results[3]) == []  # bob's private fact is not alice's to see
     assert [f["content"] for f in _data(results[4])] == ["Alice prefers green tea"]
@@ -74,4 +74,5 @@ def test_the_sdk_client_uses_every_tool_for_its_user_only(tmp_path: Path) -> Non
     assert results[7].is_error
     with Memory(db, agent="desk", settings=load_settings(embedder="none", worker="none"), llm=None) as mem:
         assert [f.content for f in mem.facts(user="bob")] == ["bob's locker code is 4821"]
-        assert [m.user for m in mem.history("desk-chat")] == ["alice"]
+        # Alice's "desk-chat" is her own thread ("alice/desk-chat"): a user reaches only their own threads.
+        assert [m.user for m in mem.history("alice/desk-chat")] == ["alice"]

@@ -105,7 +105,8 @@ def test_readme_is_short_and_in_a_newcomers_order() -> None:
     wanted = ["Quick start on a fresh machine", "Python quick start", "Ways in", "How good, how fast"]
     assert [t for t in titles if t in wanted] == wanted, titles
     ways = _section("Ways in")
-    for way in ("Command line", "AsyncMemory", "Chat commands", "MCP", "Agent frameworks", "HTTP service", "UI"):
+    ways_in = ("Command line", "AsyncMemory", "Chat commands", "MCP", "Agent frameworks", "HTTP service", "TypeScript")
+    for way in (*ways_in, "UI"):
         heading = re.search(rf"^### .*{re.escape(way)}.*$", ways, flags=re.M)
         assert heading, f"no section for {way}"
         body = ways[heading.end() : ways.find("\n### ", heading.end())]

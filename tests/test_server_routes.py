@@ -183,9 +183,12 @@ def test_export_import_and_db_status(env: Env) -> None:
         "/v1/agents/other/import", headers={**other, "content-type": "application/x-ndjson"}, content=r.content
     )
     assert r.status_code == 200 and r.json()["messages"] == 1 and r.json()["facts"] == 1, r.json()
-    again = http.post("/v1/agents/other/import", headers=other, content=exported.content)
+    jsonl = {**other, "content-type": "application/x-ndjson"}
+    again = http.post("/v1/agents/other/import", headers=jsonl, content=exported.content)
     assert again.status_code == 409  # the thread exists (on_conflict=error)
-    assert http.post("/v1/agents/other/import", headers=other, content=b'{"a": 1}').status_code == 422
+    assert http.post("/v1/agents/other/import", headers=jsonl, content=b'{"a": 1}').status_code == 422
+    # An export sent as text/plain (what a page of another site can post without asking) is not read.
+    assert http.post("/v1/agents/other/import", headers=other, content=exported.content).status_code == 415
     assert http.get("/v1/agents/other/threads/t/messages", headers=other).json()[0]["content"] == "hello there"
     status = http.get("/v1/db/status", headers=env.h("admin")).json()
     assert status["backend"] == "sqlite" and status["schema_version"] >= 11 and status["counts"]["agents"] == 2
@@ -219,16 +222,19 @@ def test_keys_routes_and_operations(env: Env) -> None:
         'memlane_http_requests_total{method="POST",route="/v1/agents/{agent}/threads/{thread}/messages",'
         'status="201"} 1.0' in text
     )
-    assert (
-        "memlane_http_request_duration_seconds_bucket" in text
-        and 'memlane_memory_cap_utilization{agent="bot"} 0.0' in text
-    )
+    # /metrics needs no key: it names no agent unless the operator asks (--metrics-per-agent).
+    assert "memlane_http_request_duration_seconds_bucket" in text and 'agent="' not in text
     spec = http.get("/openapi.json").json()
     assert all(p.startswith("/v1/") for p in spec["paths"] if p not in ("/healthz", "/readyz", "/metrics"))
     assert http.get("/docs").status_code == 200
 
 
-def test_request_ids_in_logs_and_memories_injected_metric(env: Env, caplog: pytest.LogCaptureFixture) -> None:
+def test_request_ids_in_logs_and_memories_injected_metric(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    with server_env(str(tmp_path / "m.db"), metrics_per_agent=True) as env:
+        _request_ids_and_metrics(env, caplog)
+
+
+def _request_ids_and_metrics(env: Env, caplog: pytest.LogCaptureFixture) -> None:
     http, h = env.http, env.h("bot")
     http.post(
         f"{A}/threads/old/messages", headers=h, json={"role": "user", "content": "Book the venue for May.", "user": "u"}

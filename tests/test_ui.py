@@ -214,7 +214,7 @@ def test_review_share_and_edit_facts(served: Served, visit: Any) -> None:
     page = admin.page
     admin.go("/ui/agents/bot/facts")
     page.get_by_label("User (empty: everyone)").fill("alice")
-    page.get_by_label("Category").fill("habit")
+    page.get_by_label("Category", exact=True).fill("habit")
     page.get_by_role("button", name="Filter").click()
     # (htmx swaps the page in place: wait for what the filter removes, not for what both pages show)
     expect(page.get_by_role("cell", name=re.compile("alice-zebra-7731"))).to_have_count(0)  # category fact
@@ -273,7 +273,12 @@ def test_deleting_a_fact_removes_it_from_recall(served: Served, visit: Any) -> N
         assert any(h.kind == "fact" and h.id == doomed for h in mem.recall("purple kayak Gertrude", user="alice"))
     alice = visit("alice")
     alice.go("/ui/agents/bot/facts")
-    alice.page.get_by_role("button", name=f"Delete fact {doomed}").click()
+    alice.page.get_by_role("link", name=f"Delete fact {doomed}").click()
+    # One click never deletes: a confirmation page first, as for memories.
+    expect(alice.page.get_by_role("heading", name=f"Delete fact {doomed}")).to_be_visible()
+    with served.memory() as mem:
+        assert mem.fact(doomed).status == "active"
+    alice.page.get_by_role("button", name="Delete fact").click()
     expect(alice.page.get_by_role("status")).to_contain_text(f"deleted fact {doomed}")
     assert "purple kayak" not in alice.page.inner_text("table")
     with served.memory() as mem:
@@ -377,7 +382,7 @@ def test_thread_view_folds_tool_calls_and_shows_summaries(served: Served, visit:
 # -- security ---------------------------------------------------------------------------------------
 def test_posts_without_the_csrf_token_are_refused(browser: Any, served: Served, visit: Any) -> None:
     admin = visit("admin")
-    fact = served.facts["agent"]
+    fact = served.facts["alice_tea"]
     request = admin.page.context.request  # the signed-in browser's cookies, but no form token
     for form in ({"visibility": "shared"}, {"visibility": "shared", "csrf": "0" * 64}):
         response = request.post(f"{served.url}/ui/agents/bot/facts/{fact}/visibility", form=form, max_redirects=0)
@@ -426,7 +431,9 @@ def test_an_open_server_treats_the_visitor_as_admin(tmp_path: Path) -> None:
 
     with Memory(tmp_path / "open.db", agent="bot", settings=load_settings(embedder="none", worker="none")) as mem:
         mem.remember("the agent keeps notes", category="other")
-        with TestClient(create_app(mem, ServerSettings(rate_limit=0))) as http:
+        with TestClient(
+            create_app(mem, ServerSettings(rate_limit=0, open=True)), base_url="http://127.0.0.1:8080"
+        ) as http:
             page = http.get("/ui/")
             assert page.status_code == 200 and "open server (admin)" in page.text
             assert 'href="/ui/agents/bot/threads"' in page.text

@@ -158,7 +158,7 @@ def sign_in(browser: Any, served: Served, who: str, *, javascript: bool = True) 
     visitor.go("/ui/login")
     page.get_by_label("API key").fill(served.keys[who])
     page.get_by_role("button", name="Sign in").click()
-    expect(page.get_by_role("heading", name="Agents")).to_be_visible()
+    expect(page.get_by_role("heading", name="Your memory" if who in ("alice", "bob") else "Agents")).to_be_visible()
     return visitor
 
 
@@ -174,7 +174,7 @@ def serve_seeded(home: Path) -> Iterator[Served]:
     with log.open("w") as out:
         proc = subprocess.Popen(
             [sys.executable, "-c", "from memlane.cli.app import main; main()", "--db", str(db), "serve",
-             "--port", str(port), "--rate-limit", "0", "--no-access-log"],
+             "--port", str(port), "--rate-limit", "0", "--no-access-log", "--workers-in-process", "0"],
             stdout=out, stderr=subprocess.STDOUT, env=env,
         )  # fmt: skip
         url = f"http://127.0.0.1:{port}"

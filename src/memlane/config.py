@@ -24,6 +24,10 @@ from .errors import ConfigError
 
 __all__ = ["Settings", "default_home", "load_settings"]
 
+#: recall()'s default floor on a hit's score (the ``min_score`` setting), calibrated on bench/facts.py and
+#: bench/locomo.py with the default preset and the local MiniLM embedder (bench/RESULTS.md, issue 38).
+MIN_SCORE = 0.15
+
 _config_file: ContextVar[Path | None] = ContextVar("memlane_config_file", default=None)
 
 
@@ -61,6 +65,11 @@ class Settings(BaseSettings):
         "private",
         description="Visibility of facts remember() stores without one and of those the pipeline extracts; shared "
         "suits a group chat, where what anyone says about a person may serve everyone.",
+    )
+    share_needs_approval: bool = Field(
+        True,
+        description="A fact a user shares through a user API key waits, private, until an agent key shares it "
+        "(a shared fact reaches every other user's prompt).",
     )
     strategy: Literal["simple", "summarization", "hybrid"] = Field(
         "hybrid",
@@ -117,6 +126,13 @@ class Settings(BaseSettings):
         10, ge=1, description="Most memories an agent keeps per audience (its own, a user's, a group's); compaction."
     )
     search_preset: str = Field("default", description="Named search preset used by recall().")
+    min_score: float = Field(
+        MIN_SCORE,
+        ge=0.0,
+        le=1.0,
+        description="recall() leaves out hits scoring below this (0 turns the floor off); the scores of the default "
+        "preset mean the same in every query, and the default was calibrated on bench/facts.py and bench/locomo.py.",
+    )
     llm_provider: str | None = Field(None, description="openai, ollama, anthropic or none.")
     llm_base_url: str | None = None
     llm_api_key: str | None = None

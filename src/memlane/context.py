@@ -131,8 +131,12 @@ def _summary_line(s: Summary) -> str:
 
 def _fact_line(f: Fact) -> str:
     about = f" (about {f.subject})" if f.subject else ""
-    shared = " (shared)" if f.visibility == "shared" and f.owner is not None else ""
-    return f"[{f.category}] {f.content.strip()}{about}{shared}"
+    text = " ".join(f.content.split())  # one line: a fact's text cannot open a section of its own
+    if f.visibility == "shared" and f.owner is not None:
+        # Written by a user for everyone: attributed and quoted, so the model reads it as that user's words
+        # (data), never as an instruction of the prompt.
+        return f'[{f.category}] shared by {f.owner}: "{text.replace(chr(34), chr(39))}"{about}'
+    return f"[{f.category}] {text}{about}"
 
 
 def _hit_line(h: Hit) -> str:

@@ -225,6 +225,13 @@ def recall(
             "--metadata", help='Only items whose metadata holds these pairs, a JSON object: \'{"channel": "dev"}\'.'
         ),
     ] = None,
+    min_score: Annotated[
+        float | None,
+        typer.Option(
+            "--min-score",
+            help="Leave out hits scoring below this, 0 to 1 (default: setting min_score, 0.15; 0 shows every hit).",
+        ),
+    ] = None,
 ) -> None:
     """Find the messages, facts and summaries most relevant to a query, ranked.
 
@@ -252,6 +259,7 @@ def recall(
             since=start,
             until=end,
             metadata=wanted,
+            min_score=min_score,
         )
     view = hits_table(hits, title=f"Recall: {query}") if hits else Text(f"Nothing found for {query!r}.")
     show(state.json, {"query": query, "user": user, "hits": hits}, view)

@@ -1,7 +1,9 @@
 """The MCP tools: remember, recall, forget, list_facts, add_message, get_context, for one agent and user.
 
 Every tool acts for the user the server was started for (or the service key's user): it sees and changes
-only what that user may, exactly as :class:`~memlane.Memory` with ``user=`` does. A memlane error becomes the
+only what that user may, exactly as :class:`~memlane.Memory` with ``user=`` does, and reaches only the threads
+the user started or was added to (:meth:`~memlane.Memory.user_thread`, the rule of the HTTP service's user
+keys). A memlane error becomes the
 tool's error result (its one-line message), never a crash of the server.
 """
 
@@ -33,6 +35,10 @@ def build_server(memory: Memory | AsyncMemory, user: str | None) -> MCPServer:
         raise InvalidInput("user must be a non-empty string or None")
     server: MCPServer = MCPServer(name="memlane", instructions=_INSTRUCTIONS)
 
+    async def _thread(thread: str) -> str:
+        """The thread the user means (their own, or one they were added to); the agent's own as named."""
+        return thread if user is None else await mem.user_thread(thread, user)
+
     @server.tool(description="Store a lasting fact about the user (their own, private unless shared).")
     async def remember(
         content: str, category: str = "fact", importance: int = 3, visibility: str | None = None
@@ -59,12 +65,13 @@ def build_server(memory: Memory | AsyncMemory, user: str | None) -> MCPServer:
 
     @server.tool(description="Store one message of a conversation (thread): role user, assistant or system.")
     async def add_message(thread: str, role: str, content: str) -> dict[str, Any]:
-        message = await mem.add_message(thread, role, content, user=user if role == "user" else None)
-        return {"id": message.id, "thread": thread, "seq": message.seq}
+        key = await _thread(thread)
+        message = await mem.add_message(key, role, content, user=user if role == "user" else None)
+        return {"id": message.id, "thread": key, "seq": message.seq}
 
     @server.tool(description="What to send the model next in a thread, within a token budget.")
     async def get_context(thread: str, query: str | None = None, budget: int | None = None) -> dict[str, Any]:
-        ctx = await mem.context(thread, query=query, user=user, budget=budget)
+        ctx = await mem.context(await _thread(thread), query=query, user=user, budget=budget)
         return {"messages": ctx.to_messages(), "tokens": ctx.tokens, "budget": ctx.budget}
 
     return server

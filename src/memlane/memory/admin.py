@@ -3,6 +3,7 @@ store's status, and exports and imports an agent's memory as JSON Lines."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime, time, timedelta
@@ -213,13 +214,15 @@ class AdminMixin(MemoryBase):
 
     def status(self, *, all_agents: bool = False) -> StoreStatus:
         """Backend, location, schema version and this agent's row counts (``all_agents``: the whole store's).
+        Secrets kept in the store's metadata (``secret:...``, e.g. the server's) are never shown.
 
         Example:
             >>> status = mem.status()
             >>> status.backend, status.counts["messages"], status.counts["facts"]
             ('sqlite', 2, 1)
         """
-        return self.store.status(None if all_agents else self.agent)
+        found = self.store.status(None if all_agents else self.agent)
+        return dataclasses.replace(found, meta={k: v for k, v in found.meta.items() if not k.startswith("secret:")})
 
     # -- export / import ----------------------------------------------------------------------------
     def export_records(self, threads: Sequence[str] | None = None) -> Iterator[dict[str, Any]]:

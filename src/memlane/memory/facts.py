@@ -47,7 +47,7 @@ class FactsMixin(MemoryBase):
         metadata: Mapping[str, Any] | str | None = None,
         thread: str | None = None,
     ) -> Fact:
-        """Store a fact owned by ``user`` (None: the agent's own memory, visible to all its users);
+        """Store a fact owned by ``user`` (None: the agent's own memory, shared with all its users);
         ``visibility`` "private" (only its owner sees it) or "shared", by default the ``fact_visibility``
         setting ("private").
 
@@ -69,7 +69,10 @@ class FactsMixin(MemoryBase):
             importance=check_importance(importance),
             owner=check_optional_key(user, "user"),
             subject=check_optional_key(subject, "subject"),
-            visibility=check_visibility(self.settings.fact_visibility if visibility is None else visibility),
+            # The agent's own facts are seen by every user of the agent: they are shared, whatever is asked.
+            visibility="shared"
+            if user is None
+            else check_visibility(self.settings.fact_visibility if visibility is None else visibility),
             metadata=check_metadata(metadata),
             source_thread=check_optional_key(thread, "thread"),
         )
@@ -211,6 +214,8 @@ class FactsMixin(MemoryBase):
         if metadata is not None:
             changes["metadata"] = check_metadata(metadata)
         before = self._owned(_check_id(fact_id), check_optional_key(user, "user"))
+        if before.owner is None and changes.get("visibility", "shared") != "shared":
+            raise InvalidInput("the agent's own facts are seen by every user of the agent: they cannot be private")
         vector = None
         if "content" in changes or "subject" in changes:
             vector = self._embed_one(

@@ -42,6 +42,7 @@ class RecallMixin(MemoryBase):
         preset: str | SearchConfig | None = None,
         now: datetime | None = None,
         group_by: None = None,
+        min_score: float | None = None,
     ) -> list[Hit]: ...
 
     @overload
@@ -60,6 +61,7 @@ class RecallMixin(MemoryBase):
         preset: str | SearchConfig | None = None,
         now: datetime | None = None,
         group_by: Literal["thread"],
+        min_score: float | None = None,
     ) -> list[HitGroup]: ...
 
     def recall(
@@ -77,6 +79,7 @@ class RecallMixin(MemoryBase):
         preset: str | SearchConfig | None = None,
         now: datetime | None = None,
         group_by: Literal["thread"] | None = None,
+        min_score: float | None = None,
     ) -> list[Hit] | list[HitGroup]:
         """The ``limit`` memories most relevant to ``query``: messages, facts and summaries the scope allows,
         best first, each with its provenance (thread, message ids, created_at, metadata).
@@ -99,25 +102,34 @@ class RecallMixin(MemoryBase):
         string/number/boolean/None values; e.g. ``{"channel": "#general"}``), inside the search.
         A message is found as soon as :meth:`add_message` has returned.
 
+        A hit's ``score`` means the same in every query under the default preset: about 0 when nothing of
+        the query matched, near 1 when all of its words and meaning did (boosts for a named person, time or
+        neighbouring turn may lift it a little beyond). Hits scoring below ``min_score`` are left out, so a
+        query nothing answers returns ``[]``; default: the ``min_score`` setting (0.15), which applies to
+        presets whose scores are calibrated (:attr:`SearchConfig.calibrated`; a given ``min_score`` applies to
+        any preset). ``min_score=0`` turns the floor off. Only the facts returned count as recalled (their
+        access count and time).
+
         ``group_by="thread"`` returns the same hits as :class:`~memlane.types.HitGroup` objects, one per
         thread (facts without a thread form a group with ``thread=None``), best group first, each
         group's hits in the order they happened.
 
         Raises:
-            InvalidInput: empty query, bad limit, kind, metadata filter or group_by; ``since`` not before
-                ``until``. ConfigError: unknown preset.
+            InvalidInput: empty query, bad limit, kind, metadata filter, group_by or min_score (a number in
+                [0, 1]); ``since`` not before ``until``. ConfigError: unknown preset.
 
         Example:
             >>> for hit in mem.recall("Where does Alice like hiking?", user="alice"):
             ...     print(hit.kind, hit.text)
-            fact Alice loves hiking in the Alps
             message Alice: Hi, I'm Alice. I love hiking in the Alps.
             assistant: Nice to meet you, Alice! Which trail is your favourite?
+            fact Alice loves hiking in the Alps
         """
         text = check_content(query, "query", self.settings.max_content_chars)
         check_positive(limit, "limit must be a positive integer")
         if group_by not in (None, "thread"):
             raise InvalidInput(f"group_by must be 'thread' or None, not {group_by!r}")
+        floor = _check_min_score(min_score)
         wanted = tuple(kinds) if kinds is not None else KINDS
         bad = [k for k in wanted if k not in KINDS]
         if bad:
@@ -147,6 +159,10 @@ class RecallMixin(MemoryBase):
         config = preset if isinstance(preset, SearchConfig) else get_preset(preset or self.settings.search_preset)
         at = self._now() if now is None else aware(now)
         found = self.searcher.search(self.agent, text, scope, limit, config, now=at)
+        if floor is None and config.calibrated:
+            floor = self.settings.min_score
+        if floor:
+            found = [f for f in found if f.score >= floor]
         hits = self._hydrate(found)
         fact_ids = [h.id for h in hits if h.kind == "fact"]
         if fact_ids:
@@ -325,6 +341,14 @@ class RecallMixin(MemoryBase):
         return self.store.summaries(self.agent, thread=check_optional_key(thread, "thread"), kind=kind, limit=limit)
 
 
+def _check_min_score(value: float | None) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+        raise InvalidInput(f"min_score must be a number in [0, 1], not {value!r}")
+    return float(value)
+
+
 def _recallable(hit: Hit, summaries: Sequence[Summary]) -> bool:
     """Whether ``context()`` shows a recalled hit: messages, and rolling summaries it does not show as
     such already (memories and profiles have sections of their own)."""
@@ -397,7 +421,21 @@ def _fact_hit(f: Fact, score: float, retrievers: tuple[str, ...] = ()) -> Hit:
     )
 
 
+#: What a profile's metadata holds for the pipeline only (which facts it covers), never shown in a hit.
+_PROFILE_INTERNALS = frozenset({"signature", "covered"})
+
+
+def _is_profile(item: object) -> bool:
+    return isinstance(item, Summary) and item.kind == "profile" and item.thread is None
+
+
 def _summary_hit(s: Summary, score: float, retrievers: tuple[str, ...] = ()) -> Hit:
+    if _is_profile(s):
+        # A profile's from_seq / to_seq are keys the store dedupes it by (hashes), not a range of turns.
+        shown = {k: v for k, v in s.metadata.items() if k not in _PROFILE_INTERNALS}
+        metadata = {**shown, "summary_kind": s.kind}
+    else:
+        metadata = {**s.metadata, "from_seq": s.from_seq, "to_seq": s.to_seq, "summary_kind": s.kind}
     return Hit(
         kind="summary",
         id=s.id,
@@ -406,7 +444,7 @@ def _summary_hit(s: Summary, score: float, retrievers: tuple[str, ...] = ()) -> 
         thread=s.thread,
         message_id=None,
         created_at=s.created_at,
-        metadata={**s.metadata, "from_seq": s.from_seq, "to_seq": s.to_seq, "summary_kind": s.kind},
+        metadata=metadata,
         user=s.owner,
         retrievers=retrievers,
     )

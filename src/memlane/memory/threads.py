@@ -7,7 +7,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from ..errors import InvalidInput, NotFound, StorageError
+from ..errors import Forbidden, InvalidInput, NotFound, StorageError
 from ..store.base import ThreadAppend, WriteVectors
 from ..types import Message, Thread, UserRecord
 from ..validation import (
@@ -110,6 +110,24 @@ class ThreadsMixin(MemoryBase):
         assert self._behind is not None and self.embedder is not None
         self._behind.offer(self.store, self.embedder, stored, texts)
 
+    def message(self, thread: str, message_id: int) -> Message:
+        """One message of ``thread``, by its id.
+
+        Raises:
+            InvalidInput: a bad thread key or id. NotFound: no such message in the thread.
+
+        Example:
+            >>> first = mem.history("general")[0]
+            >>> mem.message("general", first.id).content
+            "Hi, I'm Alice. I love hiking in the Alps."
+        """
+        key = check_key(thread, "thread")
+        mid = check_positive(message_id, f"a message id must be a positive integer, not {message_id!r}"[:100])
+        found = next(iter(self.store.get_messages(self.agent, [mid])), None)
+        if found is None or found.thread != key:
+            raise NotFound(f"no message {mid} in thread {key!r}")
+        return found
+
     def edit_message(self, thread: str, message_id: int, content: str) -> Message:
         """Replace a message's text (the chat platform's edit): its keyword-index entry, token count and
         vector follow; its id, position, time and speaker stay. Returns it.
@@ -122,11 +140,8 @@ class ThreadsMixin(MemoryBase):
             >>> mem.edit_message("general", first.id, "Hi, I'm Alice. I love climbing.").content
             "Hi, I'm Alice. I love climbing."
         """
-        key = check_key(thread, "thread")
-        mid = check_positive(message_id, f"a message id must be a positive integer, not {message_id!r}"[:100])
-        current = next(iter(self.store.get_messages(self.agent, [mid])), None)
-        if current is None or current.thread != key:
-            raise NotFound(f"no message {mid} in thread {key!r}")
+        current = self.message(thread, message_id)
+        key, mid = current.thread, current.id
         text = check_content(content, "content", self.settings.max_content_chars)
         edited = replace(current, content=text)
         if self._behind is not None:  # the old text's vector, should it still be queued, must not come last
@@ -434,6 +449,47 @@ class ThreadsMixin(MemoryBase):
             return self._now() - timedelta(days=older_than_days)
         except OverflowError as exc:  # infinite, or before year 1
             raise InvalidInput(f"older_than_days is too large: {older_than_days}") from exc
+
+    def user_thread(self, thread: str, user: str, *, manage: bool = False, must_exist: bool = False) -> str:
+        """The stored name of the thread that ``user`` means by ``thread``, when the user acts through a way
+        in scoped to them (a user API key of ``memlane serve``, an MCP server run for one user).
+
+        The thread ownership rule: a user reaches only the threads they started or were added to.
+
+        - ``thread`` names a thread the user takes part in (an agent wrote a message for them there, or they
+          wrote in it): that thread, so an agent can run a group thread several users join;
+        - otherwise it is the user's own thread ``"<user>/<thread>"`` (``"alice/notes"``; naming it so works
+          too), started by their first message: each user has their own names, never learns what other
+          users' threads are called, and cannot write into the agent's own threads.
+
+        ``manage`` (reset, delete, set the system prompt) needs the user's own thread, or one only they take
+        part in.
+
+        Raises:
+            NotFound: ``must_exist`` and there is no such thread for the user.
+            Forbidden: ``manage`` on a thread other users take part in too.
+            InvalidInput: a bad thread or user name.
+
+        Example:
+            >>> mem.user_thread("general", "alice")
+            'general'
+            >>> mem.user_thread("notes", "alice")
+            'alice/notes'
+        """
+        key, who = check_key(thread, "thread"), check_key(user, "user")
+        own = who + "/"
+        found = None
+        if not key.startswith(own):
+            found = self.store.get_thread(self.agent, key)
+            if found is None or who not in found.users:
+                found, key = None, own + key
+        if found is None and (must_exist or manage):
+            found = self.store.get_thread(self.agent, key)
+        if must_exist and found is None:
+            raise self._no_thread(thread)
+        if manage and found is not None and not key.startswith(own) and set(found.users) != {who}:
+            raise Forbidden(f"thread {thread!r} is shared with other users: only the agent may change it")
+        return key
 
     def end(self, thread: str) -> Thread:
         """Mark the conversation ended.

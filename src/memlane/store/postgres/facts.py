@@ -139,15 +139,16 @@ class PostgresFacts(PostgresHost):
                 stored = {key: as_json(changes[key]) if key == "metadata" else changes[key] for key in diff}
                 sets = sql.SQL(", ").join(sql.SQL("{} = %s").format(sql.Identifier(key)) for key in stored)
                 conn.execute(
-                    sql.SQL("UPDATE facts SET {}, updated_at = %s WHERE id = %s").format(sets),
-                    (*stored.values(), now, fact_id),
+                    # The agent too, in every write's WHERE: a check missed above cannot cross agents.
+                    sql.SQL("UPDATE facts SET {}, updated_at = %s WHERE id = %s AND agent_id = %s").format(sets),
+                    (*stored.values(), now, fact_id, agent_id),
                 )
                 new_content = changes.get("content", before.content)
                 _history(conn, agent_id, fact_id, action, actor, before.content, new_content, diff, now)
             if vector is not None:
                 self._put_vectors(conn, agent_id, "fact", [fact_id], np.asarray(vector)[None, :])
             insert_jobs(conn, agent_id, jobs, now)
-            return fact_row(one_row(conn, FACT_SELECT + " WHERE f.id = %s", (fact_id,)))
+            return fact_row(one_row(conn, FACT_SELECT + " WHERE f.agent_id = %s AND f.id = %s", (agent_id, fact_id)))
 
         return self._run("could not update the fact", write)
 

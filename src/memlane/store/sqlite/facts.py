@@ -156,8 +156,9 @@ class SQLiteFacts(SQLiteHost):
                 stored = {key: column_value(key, changes[key]) for key in diff}
                 sets = ", ".join(f"{key} = ?" for key in stored)
                 conn.execute(
-                    f"UPDATE facts SET {sets}, updated_at = ? WHERE id = ?",  # noqa: S608
-                    (*stored.values(), stamp, fact_id),
+                    # The agent too, in every write's WHERE: a check missed above cannot cross agents.
+                    f"UPDATE facts SET {sets}, updated_at = ? WHERE id = ? AND agent_id = ?",  # noqa: S608
+                    (*stored.values(), stamp, fact_id, agent_id),
                 )
                 new_content = changes.get("content", before.content)
                 insert_history(conn, agent_id, fact_id, action, actor, before.content, new_content, diff, stamp)
