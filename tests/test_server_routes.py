@@ -140,7 +140,7 @@ def test_facts(env: Env) -> None:
     assert len(http.get(f"{A}/facts", headers=h, params={"all_users": True}).json()) == 1
 
 
-def test_seed_001_memories_profiles_digests_jobs_usage(env: Env) -> None:
+def test_memories_profiles_digests_jobs_usage(env: Env) -> None:
     http, h = env.http, env.h("bot")
     for key in ("a", "b"):
         http.post(
@@ -155,7 +155,7 @@ def test_seed_001_memories_profiles_digests_jobs_usage(env: Env) -> None:
     assert http.delete(f"{A}/memories/{listed[0]['id']}", headers=h).json() == {"success": True, "deletedCount": 1}
     assert http.delete(f"{A}/memories/{listed[0]['id']}", headers=h).status_code == 404
     assert http.delete(f"{A}/memories", headers=h).json() == {"success": True, "deletedCount": 1}
-    assert http.get(f"{A}/memories", headers=h).json() == {"memories": []}
+    assert http.get(f"{A}/memories", headers=h).json() == {"memories": [], "cap": 10}
     http.post(f"{A}/facts", headers=h, json={"content": "Alice prefers mornings", "user": "alice"})
     env.mem.run_jobs()
     assert "mornings" in http.get(f"{A}/profiles/alice", headers=h).json()["profile"]
@@ -252,3 +252,14 @@ def _request_ids_and_metrics(env: Env, caplog: pytest.LogCaptureFixture) -> None
     assert 'memlane_context_memories_injected_total{agent="bot"} 1.0' in text
     assert 'memlane_memories{agent="bot"} 1.0' in text and 'memlane_memory_cap_utilization{agent="bot"} 0.1' in text
     assert http.get(f"{A}/facts", headers={"X-Request-ID": "bad id!"}).headers["x-request-id"] != "bad id!"
+
+
+def test_the_api_docs_work_offline_and_offer_authorize(env: Env) -> None:
+    page = env.http.get("/docs")
+    assert page.status_code == 200 and "cdn." not in page.text and "/docs-static/swagger-ui-bundle.js" in page.text
+    bundle = env.http.get("/docs-static/swagger-ui-bundle.js")
+    assert bundle.status_code == 200 and len(bundle.content) > 100_000
+    assert env.http.get("/docs-static/swagger-ui.css").status_code == 200
+    spec = env.http.get("/openapi.json").json()
+    assert spec["components"]["securitySchemes"]["HTTPBearer"]["scheme"] == "bearer"
+    assert {"HTTPBearer": []} in spec["paths"]["/v1/agents/{agent}/facts"]["get"]["security"]

@@ -3,12 +3,13 @@ the token-budgeted context for the next model call."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, Literal, overload
 
 from ..context import Context, Section, assemble
-from ..errors import InvalidInput
+from ..errors import InvalidInput, StorageError
 from ..retrieval import Found, SearchConfig, get_preset
 from ..store import FactFilter, Scope
 from ..texts import shown_text
@@ -17,6 +18,8 @@ from ..validation import check_content, check_key, check_metadata_filter, check_
 from .base import KINDS, MemoryBase, aware, check_positive
 
 __all__ = ["RecallMixin"]
+
+log = logging.getLogger(__name__)
 
 _CONTEXT_SUMMARIES = 3  # rolling summaries context() shows at most
 _CONTEXT_RECALL = 8  # items context() recalls for a query at most
@@ -164,9 +167,7 @@ class RecallMixin(MemoryBase):
         if floor:
             found = [f for f in found if f.score >= floor]
         hits = self._hydrate(found)
-        fact_ids = [h.id for h in hits if h.kind == "fact"]
-        if fact_ids:
-            self.store.touch_facts(self.agent, fact_ids, self._now())
+        self._touch_facts([h.id for h in hits if h.kind == "fact"])
         return _group_by_thread(hits) if group_by == "thread" else hits
 
     def _hydrate(self, found: Sequence[Found]) -> list[Hit]:
@@ -278,9 +279,18 @@ class RecallMixin(MemoryBase):
                 if not any(h.message_id in shown for h in ctx.recalled):
                     break
                 exclude |= shown
-        if ctx.facts:
-            self.store.touch_facts(self.agent, [f.id for f in ctx.facts], self._now())
+        self._touch_facts([f.id for f in ctx.facts])
         return ctx
+
+    def _touch_facts(self, ids: Sequence[int]) -> None:
+        """Record that facts were used (their access count and time). A read must not fail for want of this
+        bookkeeping write (a full disk, a store locked by a long write): it is logged and skipped."""
+        if not ids:
+            return
+        try:
+            self.store.touch_facts(self.agent, ids, self._now())
+        except StorageError as exc:
+            log.warning("could not record that %d facts were used: %s", len(ids), exc)
 
     def _context_recall(
         self, query: str | None, key: str, viewer: str | None, info: Thread | None, summaries: Sequence[Summary]

@@ -19,6 +19,7 @@ import logging
 import re
 import time
 import uuid
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI
@@ -26,7 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memlane import Memory, __version__
 
-from . import problems, routes_admin, routes_agent, routes_memory, routes_threads, ui
+from . import openapi, problems, routes_admin, routes_agent, routes_memory, routes_threads, ui
 from .names import keep_encoded_slashes
 from .settings import LOOPBACK_NAMES, ServerSettings
 from .state import ServerState
@@ -212,6 +213,26 @@ async def _drain() -> Message:
     return {"type": "http.disconnect"}
 
 
+def _offline_docs(app: FastAPI) -> None:
+    """Interactive docs at ``/docs`` from Swagger UI files shipped in the package (no CDN: they work offline)."""
+    from fastapi.openapi.docs import get_swagger_ui_html
+    from fastapi.responses import HTMLResponse
+    from fastapi.staticfiles import StaticFiles
+
+    app.mount("/docs-static", StaticFiles(directory=Path(__file__).parent / "docs_static"), name="docs-static")
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url="/openapi.json",
+            title="memlane API",
+            swagger_js_url="/docs-static/swagger-ui-bundle.js",
+            swagger_css_url="/docs-static/swagger-ui.css",
+            swagger_favicon_url="/docs-static/favicon-32x32.png",
+            swagger_ui_parameters={"persistAuthorization": True},
+        )
+
+
 def create_app(memory: Memory, settings: ServerSettings | None = None) -> FastAPI:
     """The server app over ``memory``'s store (``memory`` stays the caller's to close).
 
@@ -222,10 +243,15 @@ def create_app(memory: Memory, settings: ServerSettings | None = None) -> FastAP
         title="memlane",
         version=__version__,
         description="Long-term memory for LLM chat bots and agents, over HTTP. Send `Authorization: Bearer <key>` "
-        "(see `memlane keys create`). Errors are RFC 9457 problem details.",
+        "(see `memlane keys create`; in these docs: Authorize). Errors are RFC 9457 problem details whose `type` "
+        "is `urn:memlane:problem:<kind>`.",
+        docs_url=None,
+        redoc_url=None,
     )
+    _offline_docs(app)
     app.state.memlane = state
     problems.install(app)
+    openapi.install(app)
     for module in (routes_threads, routes_memory, routes_agent, routes_admin):
         app.include_router(module.router)
     app.include_router(routes_admin.ops)

@@ -21,7 +21,8 @@ import math
 from dataclasses import dataclass
 from typing import Annotated
 
-from fastapi import Depends, HTTPException, Path, Request
+from fastapi import Depends, HTTPException, Path, Request, Security
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from memlane import Memory
 from memlane.errors import Forbidden, NotFound, Unauthenticated
@@ -64,7 +65,14 @@ class Caller:
         return self.scope == "admin" or self.agent == agent
 
 
-def caller(request: Request, state: Annotated[ServerState, Depends(server_state)]) -> Caller:
+_BEARER = HTTPBearer(auto_error=False, description="An API key: `memlane keys create` (shown once).")
+
+
+def caller(
+    request: Request,
+    state: Annotated[ServerState, Depends(server_state)],
+    _: Annotated[HTTPAuthorizationCredentials | None, Security(_BEARER)] = None,
+) -> Caller:
     """Authenticate the request (``Authorization: Bearer <key>``) and apply the key's rate limit.
 
     Raises:
