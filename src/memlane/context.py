@@ -42,7 +42,7 @@ class ContextBudget:
 
 @dataclass(slots=True)
 class Context:
-    """Seed 000's ConversationContext: ready to hand to a chat model with :meth:`to_messages`."""
+    """The assembled conversation context: ready to hand to a chat model with :meth:`to_messages`."""
 
     system_prompt: str
     summaries: list[Summary]

@@ -1,13 +1,13 @@
 """Chat bots for any chat transport (Discord, Slack, IRC, Matrix ...): edges over the facade.
 
-Seed 000's ``!chat`` commands::
+The ``!chat`` commands of a chat-room bot::
 
     commands = ChatCommands(memory, llm)          # memory: Memory or AsyncMemory; llm: an LLMClient or None
     reply = await commands.handle(channel, user, text, name=display_name)
     if reply is not None:
         await send(channel, reply.text)
 
-Seed 003's bot addressed by mention ("@bot remember that …", "@bot forget that …", "@bot what do you know
+A group-chat bot addressed by mention ("@bot remember that …", "@bot forget that …", "@bot what do you know
 about @alice")::
 
     bot = MentionCommands(memory, llm, addressed_as=("@bot", "<@B1>"))

@@ -1,4 +1,4 @@
-"""``ChatCommands``: ``!chat`` and its sub-commands (seed 000), transport-agnostic.
+"""``ChatCommands``: ``!chat`` and its sub-commands, transport-agnostic.
 
 | text | what happens | default reply |
 | --- | --- | --- |
@@ -18,7 +18,7 @@ and ``recall`` searches only the facts of the channel it is asked in. Without an
 is still stored (``reset`` clears it) and the reply says that no model is configured.
 
 A persona is kept in the thread's metadata and system prompt. Every reply text comes from
-a template (``templates=``, :data:`DEFAULT_TEMPLATES` for the seed's texts), filled with ``str.format``.
+a template (``templates=``, :data:`DEFAULT_TEMPLATES` for the default texts), filled with ``str.format``.
 An LLM failure becomes a short reply, never an exception; so does bad input (a memlane ``InvalidInput``).
 """
 
@@ -62,7 +62,7 @@ DEFAULT_TEMPLATES: dict[str, str] = {
         "{prefix} help — this list"
     ),
 }
-"""Seed 000's reply texts. Keys: answer, usage, remembered, recall_none, recall_header, recall_line, forgotten,
+"""The default reply texts. Keys: answer, usage, remembered, recall_none, recall_header, recall_line, forgotten,
 reset, persona_set, persona_shown, persona_unknown, no_llm, llm_error, bad_input, help."""
 
 DEFAULT_PERSONAS: dict[str, str] = {
@@ -82,7 +82,7 @@ class Reply:
 
 
 class ChatCommands:
-    """Seed 000's ``!chat`` commands over a memlane memory (see the module docstring for the table)."""
+    """The ``!chat`` commands over a memlane memory (see the module docstring for the table)."""
 
     def __init__(
         self,

@@ -123,7 +123,7 @@ def forget(
     purge: Annotated[bool, typer.Option("--purge", help="Also erase the facts' change history.")] = False,
     matching: Annotated[
         str | None,
-        typer.Option("--matching", "-m", metavar="TEXT", help="Forget the user's facts that say this (seed 003)."),
+        typer.Option("--matching", "-m", metavar="TEXT", help="Forget the user's facts that say this."),
     ] = None,
 ) -> None:
     """Forget one fact by id, all of a user's facts with --all (narrowed by --subject, --category,
@@ -311,7 +311,7 @@ def delete_agent(
     purge: Annotated[bool, typer.Option("--purge", help="Also delete the agent's memories (kept by default).")] = False,
     yes: Annotated[bool, typer.Option("--yes", help="Really delete (required: this cannot be undone).")] = False,
 ) -> None:
-    """Uninstall an agent (seed 001): delete its conversations, facts, profiles and digests; its memories
+    """Uninstall an agent: delete its conversations, facts, profiles and digests; its memories
     stay for a reinstall unless --purge.
 
     Examples:

@@ -57,6 +57,11 @@ class FactsMixin(MemoryBase):
 
         Raises:
             InvalidInput: a field is invalid.
+
+        Example:
+            >>> fact = mem.remember("Alice is vegetarian", user="alice", category="diet", importance=4)
+            >>> fact.owner, fact.visibility
+            ('alice', 'private')
         """
         fact = NewFact(
             content=check_content(content, "content", self.settings.max_content_chars).strip(),
@@ -124,6 +129,10 @@ class FactsMixin(MemoryBase):
 
         Raises:
             NotFound: no such fact in this agent.
+
+        Example:
+            >>> mem.fact(1).content
+            'Alice loves hiking in the Alps'
         """
         found = self.store.get_facts(self.agent, [_check_id(fact_id)])
         if not found:
@@ -146,6 +155,10 @@ class FactsMixin(MemoryBase):
         """Facts ``user`` may see: their own, shared ones and the agent's own (``user=None``: the last two).
 
         ``all_users=True`` lists every user's facts (an admin view). Most important first.
+
+        Example:
+            >>> [fact.content for fact in mem.facts("alice")]
+            ['Alice loves hiking in the Alps']
         """
         flt = FactFilter(
             user=check_optional_key(user, "user"),
@@ -182,6 +195,10 @@ class FactsMixin(MemoryBase):
 
         Raises:
             NotFound: no such fact. Forbidden: ``user`` does not own it. InvalidInput: a bad value.
+
+        Example:
+            >>> mem.update_fact(1, visibility="shared", user="alice").visibility
+            'shared'
         """
         changes: dict[str, Any] = {}
         if content is not None:
@@ -214,6 +231,10 @@ class FactsMixin(MemoryBase):
 
         Raises:
             NotFound: no such fact. Forbidden: ``user`` does not own it.
+
+        Example:
+            >>> mem.forget(1, user="alice").content
+            'Alice loves hiking in the Alps'
         """
         fact = self._owned(_check_id(fact_id), check_optional_key(user, "user"))
         jobs = self.pipeline.after_fact_change(fact.owner)
@@ -221,8 +242,8 @@ class FactsMixin(MemoryBase):
         return fact
 
     def forget_matching(self, text: str, *, user: str | None = None, purge: bool = False) -> list[Fact]:
-        """Forget the facts ``user`` owns that say what ``text`` says ("forget that Bob likes pizza", seed
-        003); returns them (empty: nothing matched). Never touches another user's facts.
+        """Forget the facts ``user`` owns that say what ``text`` says ("forget that Bob likes pizza");
+        returns them (empty: nothing matched). Never touches another user's facts.
 
         A fact matches when every content word of ``text`` is in it and, with an embedder, their cosine
         similarity is at least ``FORGET_MIN_COSINE`` (0.84); without one, when it also holds no more than
@@ -232,6 +253,10 @@ class FactsMixin(MemoryBase):
 
         Raises:
             InvalidInput: empty text or a bad user.
+
+        Example:
+            >>> [fact.content for fact in mem.forget_matching("Alice loves hiking in the Alps", user="alice")]
+            ['Alice loves hiking in the Alps']
         """
         owner = check_optional_key(user, "user")
         wanted = _FORGET_LEAD.sub("", check_content(text, "text", self.settings.max_content_chars)).strip()
@@ -270,6 +295,10 @@ class FactsMixin(MemoryBase):
         """Delete the facts ``user`` owns (``user=None``: the agent's own facts); returns how many.
 
         Never touches another agent, nor facts another user owns, shared or not.
+
+        Example:
+            >>> mem.forget_all("alice")
+            1
         """
         flt = FactFilter(
             user=check_optional_key(user, "user"),
@@ -288,6 +317,11 @@ class FactsMixin(MemoryBase):
 
         Raises:
             NotFound: the fact never existed in this agent.
+
+        Example:
+            >>> _ = mem.update_fact(1, importance=5, user="alice")
+            >>> [change.action for change in mem.fact_history(1)]
+            ['create', 'update']
         """
         changes = self.store.fact_history(self.agent, _check_id(fact_id))
         if not changes:

@@ -120,6 +120,13 @@ class RecallMixin(MemoryBase):
         Raises:
             InvalidInput: empty query, bad limit, kind, metadata filter, group_by or min_score (a number in
                 [0, 1]); ``since`` not before ``until``. ConfigError: unknown preset.
+
+        Example:
+            >>> for hit in mem.recall("Where does Alice like hiking?", user="alice"):
+            ...     print(hit.kind, hit.text)
+            message Alice: Hi, I'm Alice. I love hiking in the Alps.
+            assistant: Nice to meet you, Alice! Which trail is your favourite?
+            fact Alice loves hiking in the Alps
         """
         text = check_content(query, "query", self.settings.max_content_chars)
         check_positive(limit, "limit must be a positive integer")
@@ -193,10 +200,17 @@ class RecallMixin(MemoryBase):
         this thread alone), the pipeline's sections, the thread's system messages older than the recent
         window (the newest 20, kept ahead of the recent messages), and as many recent messages as fit. The
         ``strategy`` setting trims this: ``summarization`` keeps the prompt, the summaries and the recent
-        messages, ``simple`` the prompt and the recent messages only (seed 002's windowing).
+        messages, ``simple`` the prompt and the recent messages only (a plain window).
 
         Raises:
             InvalidInput: bad budget, or the system prompt alone exceeds it.
+
+        Example:
+            >>> ctx = mem.context("general", query="Plan a weekend for me", user="alice", budget=500)
+            >>> ctx.tokens <= 500
+            True
+            >>> [m["role"] for m in ctx.to_messages()]
+            ['system', 'user', 'assistant']
         """
         key = check_key(thread, "thread")
         budget = check_positive(
@@ -214,7 +228,7 @@ class RecallMixin(MemoryBase):
             else self.store.summaries(self.agent, thread=key, kind="rolling", limit=2 * _CONTEXT_SUMMARIES)
         )
         full = strategy == "hybrid"
-        # Seed 002's hybrid keeps the thread's system messages always: those older than the window are pinned.
+        # The hybrid strategy keeps the thread's system messages always: those older than the window are pinned.
         pinned = (
             self.store.messages(self.agent, key, before_seq=recent[0].seq, roles=("system",), limit=_CONTEXT_PINNED)
             if full and recent
@@ -314,7 +328,7 @@ class RecallMixin(MemoryBase):
         return ranked + [f for f in listed if f.id not in first]
 
     def _user_section(self, user: str | None) -> Section | None:
-        """What the user asked the bot to keep in mind (seed 000's per-user record), for the system message."""
+        """What the user asked the bot to keep in mind (their user record), for the system message."""
         record = self.store.get_user(self.agent, user) if user is not None else None
         if record is None or not (record.persona or record.custom_context):
             return None
@@ -328,7 +342,12 @@ class RecallMixin(MemoryBase):
     def summaries(
         self, thread: str | None = None, *, kind: str | None = None, limit: int | None = None
     ) -> list[Summary]:
-        """Stored summaries, newest first."""
+        """Stored summaries, newest first.
+
+        Example:
+            >>> mem.summaries("general")
+            []
+        """
         return self.store.summaries(self.agent, thread=check_optional_key(thread, "thread"), kind=kind, limit=limit)
 
 

@@ -61,6 +61,11 @@ class ThreadsMixin(MemoryBase):
 
         Raises:
             InvalidInput: a field is invalid (nothing is stored). StorageError: the write failed.
+
+        Example:
+            >>> msg = mem.add_message("general", "user", "I'm off to Chamonix next week", user="alice")
+            >>> msg.seq, msg.role, msg.user
+            (3, 'user', 'alice')
         """
         if external_id is not None:
             external = check_key(external_id, "external_id")
@@ -110,6 +115,11 @@ class ThreadsMixin(MemoryBase):
 
         Raises:
             InvalidInput: a bad thread key or id. NotFound: no such message in the thread.
+
+        Example:
+            >>> first = mem.history("general")[0]
+            >>> mem.message("general", first.id).content
+            "Hi, I'm Alice. I love hiking in the Alps."
         """
         key = check_key(thread, "thread")
         mid = check_positive(message_id, f"a message id must be a positive integer, not {message_id!r}"[:100])
@@ -124,6 +134,11 @@ class ThreadsMixin(MemoryBase):
 
         Raises:
             InvalidInput: a bad thread key, id or content. NotFound: no such thread or message.
+
+        Example:
+            >>> first = mem.history("general")[0]
+            >>> mem.edit_message("general", first.id, "Hi, I'm Alice. I love climbing.").content
+            "Hi, I'm Alice. I love climbing."
         """
         current = self.message(thread, message_id)
         key, mid = current.thread, current.id
@@ -137,8 +152,14 @@ class ThreadsMixin(MemoryBase):
         )
 
     def user(self, user: str) -> UserRecord:
-        """What is kept about ``user`` (seed 000): preferred persona, custom context, how many messages they
-        sent (interactions) and when they last wrote; an empty record for a user memlane has not seen."""
+        """What is kept about ``user``: preferred persona, custom context, how many messages they
+        sent (interactions) and when they last wrote; an empty record for a user memlane has not seen.
+
+        Example:
+            >>> record = mem.user("alice")
+            >>> record.interactions
+            1
+        """
         key = check_key(user, "user")
         return self.store.get_user(self.agent, key) or UserRecord(key)
 
@@ -148,6 +169,10 @@ class ThreadsMixin(MemoryBase):
 
         Raises:
             InvalidInput: a bad user, or a value that is not text.
+
+        Example:
+            >>> mem.set_user("alice", persona="a patient guide").persona
+            'a patient guide'
         """
         key = check_key(user, "user")
         changes: dict[str, str | None] = {}
@@ -158,7 +183,13 @@ class ThreadsMixin(MemoryBase):
 
     def external_message(self, thread: str, external_id: str) -> Message | None:
         """The message of ``thread`` stored with this platform ``external_id`` (see :meth:`add_message`), to
-        edit or delete it when the platform does; None if there is none."""
+        edit or delete it when the platform does; None if there is none.
+
+        Example:
+            >>> _ = mem.add_message("general", "user", "See you there", user="alice", external_id="slack:1001")
+            >>> mem.external_message("general", "slack:1001").content
+            'See you there'
+        """
         found = self.store.find_external_message(
             self.agent, check_key(thread, "thread"), check_key(external_id, "external_id")
         )
@@ -171,6 +202,14 @@ class ThreadsMixin(MemoryBase):
 
         Raises:
             InvalidInput: an item is invalid (its index is in the message; nothing is stored).
+
+        Example:
+            >>> stored = mem.add_messages("trip", [
+            ...     {"role": "user", "content": "Book a hut for Saturday", "user": "alice"},
+            ...     {"role": "assistant", "content": "Done: the Refuge du Requin."},
+            ... ])
+            >>> [m.seq for m in stored]
+            [1, 2]
         """
         key = check_key(thread, "thread")
         checked = self._new_messages(items)
@@ -195,6 +234,14 @@ class ThreadsMixin(MemoryBase):
             InvalidInput: ``messages`` is not a mapping, or a thread key or an item is invalid (the message
                 names the thread and the item's index; nothing is stored).
             StorageError: the write failed; nothing is stored.
+
+        Example:
+            >>> written = mem.add_to_threads({
+            ...     "dm-bob": [{"role": "user", "content": "Hi there", "user": "bob"}],
+            ...     "dm-carol": [{"role": "user", "content": "Hello", "user": "carol"}],
+            ... })
+            >>> {thread: len(messages) for thread, messages in written.items()}
+            {'dm-bob': 1, 'dm-carol': 1}
         """
         if not isinstance(messages, Mapping):
             raise InvalidInput(f"messages must map thread keys to lists of messages, not {type(messages).__name__}")
@@ -251,6 +298,10 @@ class ThreadsMixin(MemoryBase):
 
         Paging: ``before`` / ``after`` keep only messages whose ``seq`` is below / above the number given
         (the next page back is ``before=page[0].seq``).
+
+        Example:
+            >>> [(m.seq, m.role, m.user) for m in mem.history("general")]
+            [(1, 'user', 'alice'), (2, 'assistant', None)]
         """
         for name, value in (("before", before), ("after", after)):
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
@@ -268,6 +319,11 @@ class ThreadsMixin(MemoryBase):
 
         Raises:
             NotFound: no such thread in this agent.
+
+        Example:
+            >>> thread = mem.thread("general")
+            >>> thread.status, thread.message_count, thread.users
+            ('open', 2, ('alice',))
         """
         found = self.store.get_thread(self.agent, check_key(thread, "thread"))
         if found is None:
@@ -277,7 +333,12 @@ class ThreadsMixin(MemoryBase):
     def threads(
         self, user: str | None = None, *, status: str | None = None, limit: int | None = None, offset: int = 0
     ) -> list[Thread]:
-        """Threads, most recently active first; with ``user``, only those the user wrote in."""
+        """Threads, most recently active first; with ``user``, only those the user wrote in.
+
+        Example:
+            >>> [thread.key for thread in mem.threads(user="alice")]
+            ['general']
+        """
         if status not in (None, "open", "ended"):
             raise InvalidInput(f"status must be 'open' or 'ended', not {status!r}")
         return self.store.list_threads(
@@ -291,7 +352,12 @@ class ThreadsMixin(MemoryBase):
     def set_thread(
         self, thread: str, *, system_prompt: str | None = None, metadata: Mapping[str, Any] | str | None = None
     ) -> Thread:
-        """Create the thread if needed and set its system prompt and/or metadata."""
+        """Create the thread if needed and set its system prompt and/or metadata.
+
+        Example:
+            >>> mem.set_thread("general", system_prompt="You are a hiking guide.").system_prompt
+            'You are a hiking guide.'
+        """
         prompt = None
         if system_prompt is not None:
             prompt = check_content(system_prompt, "system_prompt", self.settings.max_content_chars, allow_empty=True)
@@ -305,6 +371,10 @@ class ThreadsMixin(MemoryBase):
 
         Raises:
             NotFound: no such thread.
+
+        Example:
+            >>> mem.reset("general")
+            2
         """
         return self.store.clear_thread(self.agent, check_key(thread, "thread"))
 
@@ -313,6 +383,11 @@ class ThreadsMixin(MemoryBase):
 
         Raises:
             NotFound: no such thread.
+
+        Example:
+            >>> mem.delete_thread("general")
+            >>> mem.threads()
+            []
         """
         if not self.store.delete_thread(self.agent, check_key(thread, "thread")):
             raise self._no_thread(thread)
@@ -323,6 +398,11 @@ class ThreadsMixin(MemoryBase):
 
         Raises:
             InvalidInput: a bad thread key or id. NotFound: no such thread.
+
+        Example:
+            >>> reply = mem.history("general")[-1]
+            >>> mem.delete_messages("general", [reply.id])
+            1
         """
         key = check_key(thread, "thread")
         if isinstance(ids, str | bytes):
@@ -335,6 +415,10 @@ class ThreadsMixin(MemoryBase):
 
         Raises:
             InvalidInput: ``older_than_days`` is not a non-negative number.
+
+        Example:
+            >>> mem.prune(older_than_days=30)
+            0
         """
         return self.store.prune_threads(self.agent, self._cutoff(older_than_days))
 
@@ -348,6 +432,10 @@ class ThreadsMixin(MemoryBase):
         Raises:
             InvalidInput: ``older_than_days`` is not a non-negative number, or ``thread`` is not a valid key.
             NotFound: ``thread`` is given and does not exist.
+
+        Example:
+            >>> mem.prune_messages(7)
+            0
         """
         cutoff = self._cutoff(older_than_days)
         return self.store.prune_messages(self.agent, cutoff, thread=check_optional_key(thread, "thread"))
@@ -381,6 +469,12 @@ class ThreadsMixin(MemoryBase):
             NotFound: ``must_exist`` and there is no such thread for the user.
             Forbidden: ``manage`` on a thread other users take part in too.
             InvalidInput: a bad thread or user name.
+
+        Example:
+            >>> mem.user_thread("general", "alice")
+            'general'
+            >>> mem.user_thread("notes", "alice")
+            'alice/notes'
         """
         key, who = check_key(thread, "thread"), check_key(user, "user")
         own = who + "/"
@@ -402,6 +496,10 @@ class ThreadsMixin(MemoryBase):
 
         Raises:
             NotFound: no such thread.
+
+        Example:
+            >>> mem.end("general").status
+            'ended'
         """
         key = check_key(thread, "thread")
         self.thread(key)  # NotFound for an unknown thread

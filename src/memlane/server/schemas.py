@@ -146,7 +146,7 @@ class FactPatch(Body):
 
 
 class VisibilityBody(Body):
-    """Share a fact with every user of the agent, or make it private again (seed 004)."""
+    """Share a fact with every user of the agent, or make it private again."""
 
     visibility: Literal["private", "shared"]
     user: str | None = Field(None, min_length=1)
@@ -244,7 +244,7 @@ class MessageIdsBody(Body):
 
 
 class MemoryOut(BaseModel):
-    """One agent memory in seed 001's shape (plus memlane's own fields)."""
+    """One agent memory: ``id``, ``content``, ``createdAt``, ``updatedAt``, plus memlane's own fields."""
 
     id: int
     content: str
@@ -295,7 +295,7 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {
 
 
 class Deleted(BaseModel):
-    """Seed 001's answer to a delete."""
+    """The answer to a delete: ``success`` and ``deletedCount``."""
 
     success: bool
     deletedCount: int
