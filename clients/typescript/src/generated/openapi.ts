@@ -1401,6 +1401,8 @@ export interface components {
             now?: string | null;
             /** Group By */
             group_by?: "thread" | null;
+            /** Min Score */
+            min_score?: number | null;
         };
         /**
          * SectionOut
