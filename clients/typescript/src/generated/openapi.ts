@@ -757,6 +757,17 @@ export interface components {
          * @description An API key as stored: only the SHA-256 of the key itself, and the key's first characters to tell it apart.
          *
          *     ``agent`` is None for an admin key; ``user`` is set for a user key only.
+         * @example {
+         *       "id": 3,
+         *       "prefix": "ml_Xk2p9aQ",
+         *       "scope": "user",
+         *       "agent": "support-bot",
+         *       "user": "alice",
+         *       "label": "alice's phone",
+         *       "created_at": "2026-11-24T09:31:00Z",
+         *       "expires_at": null,
+         *       "revoked_at": null
+         *     }
          */
         ApiKey: {
             /** Id */
@@ -787,6 +798,11 @@ export interface components {
         /**
          * ContextBody
          * @description ``Memory.context``'s arguments.
+         * @example {
+         *       "query": "where do we eat tonight?",
+         *       "user": "alice",
+         *       "budget": 1000
+         *     }
          */
         ContextBody: {
             /** Query */
@@ -801,6 +817,77 @@ export interface components {
         /**
          * ContextOut
          * @description A context: the OpenAI-style messages, the sections with token counts, and what it is made of.
+         * @example {
+         *       "openai_messages": [
+         *         {
+         *           "role": "system",
+         *           "content": "You plan trips.\n\n## Remembered facts\n- [preference] Alice is vegetarian"
+         *         },
+         *         {
+         *           "role": "user",
+         *           "content": "Bob: where do we eat tonight?"
+         *         }
+         *       ],
+         *       "sections": [
+         *         {
+         *           "title": "Remembered facts",
+         *           "lines": [
+         *             "[preference] Alice is vegetarian"
+         *           ],
+         *           "tokens": 9
+         *         }
+         *       ],
+         *       "system_prompt": "You plan trips.",
+         *       "summaries": [],
+         *       "facts": [
+         *         {
+         *           "id": 2,
+         *           "agent": "support-bot",
+         *           "content": "Alice is vegetarian",
+         *           "category": "preference",
+         *           "importance": 4,
+         *           "owner": "alice",
+         *           "subject": null,
+         *           "visibility": "private",
+         *           "source_thread": "lisbon-trip",
+         *           "source_from_seq": 12,
+         *           "source_to_seq": 12,
+         *           "metadata": {},
+         *           "created_at": "2026-11-24T09:31:00Z",
+         *           "updated_at": "2026-11-24T09:31:00Z",
+         *           "last_accessed_at": null,
+         *           "access_count": 0,
+         *           "status": "active",
+         *           "valid_from": null,
+         *           "invalid_at": null,
+         *           "superseded_by": null
+         *         }
+         *       ],
+         *       "recalled": [],
+         *       "messages": [
+         *         {
+         *           "id": 12,
+         *           "agent": "support-bot",
+         *           "thread": "lisbon-trip",
+         *           "seq": 12,
+         *           "role": "user",
+         *           "content": "Alice is vegetarian, so no seafood place for her",
+         *           "user": "bob",
+         *           "name": "Bob",
+         *           "tool_calls": null,
+         *           "tool_call_id": null,
+         *           "token_count": 16,
+         *           "metadata": {},
+         *           "created_at": "2026-11-24T09:31:00Z",
+         *           "summarized": false
+         *         }
+         *       ],
+         *       "budget": 4000,
+         *       "encoding": "o200k_base",
+         *       "tokens": 61,
+         *       "dropped_messages": 0,
+         *       "extra_sections": []
+         *     }
          */
         ContextOut: {
             /** Openai Messages */
@@ -836,6 +923,10 @@ export interface components {
         /**
          * Deleted
          * @description Seed 001's answer to a delete.
+         * @example {
+         *       "success": true,
+         *       "deletedCount": 8
+         *     }
          */
         Deleted: {
             /** Success */
@@ -846,6 +937,9 @@ export interface components {
         /**
          * EditBody
          * @description A message's new text (the chat platform's edit).
+         * @example {
+         *       "content": "the printer on floor 2 is jammed"
+         *     }
          */
         EditBody: {
             /** Content */
@@ -856,6 +950,28 @@ export interface components {
          * @description A remembered memory: something about a user (``owner``) or about a ``subject``.
          *
          *     ``owner`` is None for the agent's own memories, which every user of the agent may see.
+         * @example {
+         *       "id": 2,
+         *       "agent": "support-bot",
+         *       "content": "Alice is vegetarian",
+         *       "category": "preference",
+         *       "importance": 4,
+         *       "owner": "alice",
+         *       "subject": null,
+         *       "visibility": "private",
+         *       "source_thread": "lisbon-trip",
+         *       "source_from_seq": 12,
+         *       "source_to_seq": 12,
+         *       "metadata": {},
+         *       "created_at": "2026-11-24T09:31:00Z",
+         *       "updated_at": "2026-11-24T09:31:00Z",
+         *       "last_accessed_at": null,
+         *       "access_count": 0,
+         *       "status": "active",
+         *       "valid_from": null,
+         *       "invalid_at": null,
+         *       "superseded_by": null
+         *     }
          */
         Fact: {
             /** Id */
@@ -917,6 +1033,12 @@ export interface components {
         /**
          * FactBody
          * @description ``Memory.remember``'s arguments.
+         * @example {
+         *       "content": "Alice is vegetarian",
+         *       "user": "alice",
+         *       "category": "preference",
+         *       "importance": 4
+         *     }
          */
         FactBody: {
             /** Content */
@@ -947,6 +1069,21 @@ export interface components {
         /**
          * FactChange
          * @description One entry of a fact's audit history.
+         * @example {
+         *       "id": 5,
+         *       "fact_id": 2,
+         *       "action": "update",
+         *       "actor": "alice",
+         *       "old_content": "Alice eats fish",
+         *       "new_content": "Alice is vegetarian",
+         *       "changes": {
+         *         "content": [
+         *           "Alice eats fish",
+         *           "Alice is vegetarian"
+         *         ]
+         *       },
+         *       "at": "2026-11-24T09:31:00Z"
+         *     }
          */
         FactChange: {
             /** Id */
@@ -975,6 +1112,47 @@ export interface components {
          * FactOut
          * @description A fact with its change history (empty for a user who sees another user's shared fact: its current
          *     text only, never the earlier versions).
+         * @example {
+         *       "fact": {
+         *         "id": 2,
+         *         "agent": "support-bot",
+         *         "content": "Alice is vegetarian",
+         *         "category": "preference",
+         *         "importance": 4,
+         *         "owner": "alice",
+         *         "subject": null,
+         *         "visibility": "private",
+         *         "source_thread": "lisbon-trip",
+         *         "source_from_seq": 12,
+         *         "source_to_seq": 12,
+         *         "metadata": {},
+         *         "created_at": "2026-11-24T09:31:00Z",
+         *         "updated_at": "2026-11-24T09:31:00Z",
+         *         "last_accessed_at": null,
+         *         "access_count": 0,
+         *         "status": "active",
+         *         "valid_from": null,
+         *         "invalid_at": null,
+         *         "superseded_by": null
+         *       },
+         *       "history": [
+         *         {
+         *           "id": 5,
+         *           "fact_id": 2,
+         *           "action": "update",
+         *           "actor": "alice",
+         *           "old_content": "Alice eats fish",
+         *           "new_content": "Alice is vegetarian",
+         *           "changes": {
+         *             "content": [
+         *               "Alice eats fish",
+         *               "Alice is vegetarian"
+         *             ]
+         *           },
+         *           "at": "2026-11-24T09:31:00Z"
+         *         }
+         *       ]
+         *     }
          */
         FactOut: {
             fact: components["schemas"]["Fact"];
@@ -984,6 +1162,10 @@ export interface components {
         /**
          * FactPatch
          * @description What ``Memory.update_fact`` changes; ``user`` acts as the owner.
+         * @example {
+         *       "content": "Alice is vegan",
+         *       "importance": 5
+         *     }
          */
         FactPatch: {
             /** Content */
@@ -1006,6 +1188,9 @@ export interface components {
         /**
          * FlushBody
          * @description Wait up to ``timeout`` seconds (at most 30) for the vectors of writes already made.
+         * @example {
+         *       "timeout": 5
+         *     }
          */
         FlushBody: {
             /** Timeout */
@@ -1014,6 +1199,10 @@ export interface components {
         /**
          * ForgetMatchingBody
          * @description Forget the user's facts that say ``text`` (``Memory.forget_matching``).
+         * @example {
+         *       "text": "Bob likes pizza",
+         *       "user": "bob"
+         *     }
          */
         ForgetMatchingBody: {
             /** Text */
@@ -1038,6 +1227,23 @@ export interface components {
          *     ``retrievers`` names the retrievers that found the item (e.g. ``("keyword", "vector")``); ``("nearby",)``
          *     when none did and the message joined as the turn just beyond a better candidate's window
          *     (``SearchConfig.beyond_window``).
+         * @example {
+         *       "kind": "fact",
+         *       "id": 2,
+         *       "text": "Alice is vegetarian",
+         *       "score": 0.82,
+         *       "thread": "lisbon-trip",
+         *       "message_id": null,
+         *       "created_at": "2026-11-24T09:31:00Z",
+         *       "metadata": {},
+         *       "user": "alice",
+         *       "seq": null,
+         *       "message_ids": [],
+         *       "retrievers": [
+         *         "keyword",
+         *         "vector"
+         *       ]
+         *     }
          */
         Hit: {
             /**
@@ -1085,6 +1291,29 @@ export interface components {
          *
          *     ``thread`` is None for hits not tied to a thread (most facts). ``hits`` are in the order they happened;
          *     ``score`` is the best hit's, and groups come best first.
+         * @example {
+         *       "thread": "lisbon-trip",
+         *       "score": 0.82,
+         *       "hits": [
+         *         {
+         *           "kind": "fact",
+         *           "id": 2,
+         *           "text": "Alice is vegetarian",
+         *           "score": 0.82,
+         *           "thread": "lisbon-trip",
+         *           "message_id": null,
+         *           "created_at": "2026-11-24T09:31:00Z",
+         *           "metadata": {},
+         *           "user": "alice",
+         *           "seq": null,
+         *           "message_ids": [],
+         *           "retrievers": [
+         *             "keyword",
+         *             "vector"
+         *           ]
+         *         }
+         *       ]
+         *     }
          */
         HitGroup: {
             /** Thread */
@@ -1097,6 +1326,23 @@ export interface components {
         /**
          * Job
          * @description A durable background job (summarize a thread, create a memory, merge a profile ...).
+         * @example {
+         *       "id": 31,
+         *       "agent": "support-bot",
+         *       "kind": "summarize",
+         *       "payload": {
+         *         "thread": "lisbon-trip"
+         *       },
+         *       "status": "dead",
+         *       "attempts": 5,
+         *       "max_attempts": 5,
+         *       "run_after": "2026-11-24T09:31:00Z",
+         *       "lease_owner": null,
+         *       "lease_expires_at": null,
+         *       "last_error": "ProviderError: the LLM answered 503",
+         *       "created_at": "2026-11-24T09:31:00Z",
+         *       "updated_at": "2026-11-24T09:31:00Z"
+         *     }
          */
         Job: {
             /** Id */
@@ -1143,6 +1389,12 @@ export interface components {
         /**
          * KeyBody
          * @description A new API key (admin only).
+         * @example {
+         *       "scope": "user",
+         *       "agent": "support-bot",
+         *       "user": "alice",
+         *       "label": "alice's phone"
+         *     }
          */
         KeyBody: {
             /**
@@ -1162,6 +1414,32 @@ export interface components {
         /**
          * MemoriesOut
          * @description The agent's memories, newest first, and how many it keeps at most.
+         * @example {
+         *       "memories": [
+         *         {
+         *           "id": 9,
+         *           "content": "The Lisbon trip is planned: Alfama apartment, 120 euros a day, no seafood for Alice.",
+         *           "createdAt": "2026-11-24T09:31:00Z",
+         *           "updatedAt": "2026-11-24T09:31:00Z",
+         *           "sourceConversationId": "lisbon-trip",
+         *           "metadata": {},
+         *           "summary": {
+         *             "id": 9,
+         *             "agent": "support-bot",
+         *             "thread": "lisbon-trip",
+         *             "kind": "memory",
+         *             "content": "The Lisbon trip is planned.",
+         *             "from_seq": 1,
+         *             "to_seq": 20,
+         *             "owner": null,
+         *             "method": "extractive",
+         *             "metadata": {},
+         *             "created_at": "2026-11-24T09:31:00Z"
+         *           }
+         *         }
+         *       ],
+         *       "cap": 10
+         *     }
          */
         MemoriesOut: {
             /** Memories */
@@ -1175,6 +1453,27 @@ export interface components {
         /**
          * MemoryOut
          * @description One agent memory in seed 001's shape (plus memlane's own fields).
+         * @example {
+         *       "id": 9,
+         *       "content": "The Lisbon trip is planned: Alfama apartment, 120 euros a day, no seafood for Alice.",
+         *       "createdAt": "2026-11-24T09:31:00Z",
+         *       "updatedAt": "2026-11-24T09:31:00Z",
+         *       "sourceConversationId": "lisbon-trip",
+         *       "metadata": {},
+         *       "summary": {
+         *         "id": 9,
+         *         "agent": "support-bot",
+         *         "thread": "lisbon-trip",
+         *         "kind": "memory",
+         *         "content": "The Lisbon trip is planned.",
+         *         "from_seq": 1,
+         *         "to_seq": 20,
+         *         "owner": null,
+         *         "method": "extractive",
+         *         "metadata": {},
+         *         "created_at": "2026-11-24T09:31:00Z"
+         *       }
+         *     }
          */
         MemoryOut: {
             /** Id */
@@ -1207,6 +1506,22 @@ export interface components {
          *     ``seq`` is its position in the thread: 1, 2, 3 … with no gaps and no repeats. After ``reset()`` the
          *     numbering goes on where it stopped (seqs are never reused, so ranges recorded in facts and summaries
          *     stay unambiguous).
+         * @example {
+         *       "id": 12,
+         *       "agent": "support-bot",
+         *       "thread": "lisbon-trip",
+         *       "seq": 12,
+         *       "role": "user",
+         *       "content": "Alice is vegetarian, so no seafood place for her",
+         *       "user": "bob",
+         *       "name": "Bob",
+         *       "tool_calls": null,
+         *       "tool_call_id": null,
+         *       "token_count": 16,
+         *       "metadata": {},
+         *       "created_at": "2026-11-24T09:31:00Z",
+         *       "summarized": false
+         *     }
          */
         Message: {
             /** Id */
@@ -1254,6 +1569,12 @@ export interface components {
         /**
          * MessageBody
          * @description One message (``Memory.add_message``'s arguments). ``user``: the end user who wrote it.
+         * @example {
+         *       "role": "user",
+         *       "content": "I'm vegetarian, by the way",
+         *       "user": "alice",
+         *       "name": "Alice"
+         *     }
          */
         MessageBody: {
             /**
@@ -1283,6 +1604,12 @@ export interface components {
         /**
          * MessageIdsBody
          * @description Messages to delete, by id.
+         * @example {
+         *       "ids": [
+         *         41,
+         *         42
+         *       ]
+         *     }
          */
         MessageIdsBody: {
             /** Ids */
@@ -1291,6 +1618,19 @@ export interface components {
         /**
          * MessagesBody
          * @description Several messages appended in one transaction (all or none).
+         * @example {
+         *       "messages": [
+         *         {
+         *           "role": "user",
+         *           "content": "Where do we eat?",
+         *           "user": "bob"
+         *         },
+         *         {
+         *           "role": "assistant",
+         *           "content": "Try Ao 26, it is vegan."
+         *         }
+         *       ]
+         *     }
          */
         MessagesBody: {
             /** Messages */
@@ -1299,6 +1639,13 @@ export interface components {
         /**
          * OneMessageBody
          * @description One message; ``external_id``: the chat platform's id of it (a message delivered twice is stored once).
+         * @example {
+         *       "role": "user",
+         *       "content": "I'm vegetarian, by the way",
+         *       "user": "alice",
+         *       "name": "Alice",
+         *       "external_id": "slack:1716912345.000100"
+         *     }
          */
         OneMessageBody: {
             /**
@@ -1330,6 +1677,14 @@ export interface components {
         /**
          * Problem
          * @description An error (RFC 9457 problem details).
+         * @example {
+         *       "type": "urn:memlane:problem:not-found",
+         *       "title": "Not found",
+         *       "status": 404,
+         *       "detail": "no fact 99 in agent 'support-bot'",
+         *       "instance": "/v1/agents/support-bot/facts/99",
+         *       "request_id": "3f2c9e0d8b7a4c61"
+         *     }
          */
         Problem: {
             /**
@@ -1357,6 +1712,9 @@ export interface components {
          * PruneBody
          * @description Delete what is older than ``older_than_days`` days (threads idle that long, or messages: then ``thread``
          *     may narrow it to one thread).
+         * @example {
+         *       "older_than_days": 90
+         *     }
          */
         PruneBody: {
             /** Older Than Days */
@@ -1367,6 +1725,15 @@ export interface components {
         /**
          * RecallBody
          * @description ``Memory.recall``'s arguments (every filter).
+         * @example {
+         *       "query": "what does Alice eat?",
+         *       "user": "alice",
+         *       "limit": 5,
+         *       "kinds": [
+         *         "fact",
+         *         "message"
+         *       ]
+         *     }
          */
         RecallBody: {
             /** Query */
@@ -1407,6 +1774,13 @@ export interface components {
         /**
          * SectionOut
          * @description One section of the context's system message, with its size in tokens.
+         * @example {
+         *       "title": "Remembered facts",
+         *       "lines": [
+         *         "[preference] Alice is vegetarian"
+         *       ],
+         *       "tokens": 9
+         *     }
          */
         SectionOut: {
             /** Title */
@@ -1421,6 +1795,19 @@ export interface components {
          * @description What ``memlane db status`` shows. ``counts`` holds the rows of each table (of the agent, if one was
          *     asked for), and ``pending_vectors``: the messages stored whose vectors are still to come (see
          *     :mod:`memlane.memory.behind`).
+         * @example {
+         *       "backend": "sqlite",
+         *       "location": "",
+         *       "schema_version": 15,
+         *       "counts": {
+         *         "threads": 3,
+         *         "messages": 51,
+         *         "facts": 6
+         *       },
+         *       "meta": {
+         *         "embedding_model": "minilm"
+         *       }
+         *     }
          */
         StoreStatus: {
             /** Backend */
@@ -1441,6 +1828,19 @@ export interface components {
         /**
          * Summary
          * @description A summary of a range of a thread's messages (or an agent memory, a digest ...).
+         * @example {
+         *       "id": 7,
+         *       "agent": "support-bot",
+         *       "thread": "lisbon-trip",
+         *       "kind": "rolling",
+         *       "content": "Bob: the budget is about 120 euros a day. Chen booked an apartment in Alfama.",
+         *       "from_seq": 1,
+         *       "to_seq": 20,
+         *       "owner": null,
+         *       "method": "extractive",
+         *       "metadata": {},
+         *       "created_at": "2026-11-24T09:31:00Z"
+         *     }
          */
         Summary: {
             /** Id */
@@ -1474,6 +1874,9 @@ export interface components {
         /**
          * TextBody
          * @description A text (to count its tokens).
+         * @example {
+         *       "text": "How many tokens is this?"
+         *     }
          */
         TextBody: {
             /** Text */
@@ -1482,6 +1885,24 @@ export interface components {
         /**
          * Thread
          * @description One conversation (a channel, a session), named by the caller within an agent.
+         * @example {
+         *       "agent": "support-bot",
+         *       "key": "lisbon-trip",
+         *       "status": "open",
+         *       "system_prompt": "You plan trips.",
+         *       "metadata": {
+         *         "channel": "C042"
+         *       },
+         *       "created_at": "2026-11-23T18:02:00Z",
+         *       "updated_at": "2026-11-24T09:31:00Z",
+         *       "ended_at": null,
+         *       "message_count": 40,
+         *       "users": [
+         *         "alice",
+         *         "bob",
+         *         "chen"
+         *       ]
+         *     }
          */
         Thread: {
             /** Agent */
@@ -1525,6 +1946,12 @@ export interface components {
         /**
          * ThreadBody
          * @description Create a thread or set its system prompt / metadata.
+         * @example {
+         *       "system_prompt": "You plan trips.",
+         *       "metadata": {
+         *         "channel": "C042"
+         *       }
+         *     }
          */
         ThreadBody: {
             /** System Prompt */
@@ -1538,6 +1965,24 @@ export interface components {
          * ThreadsMessagesBody
          * @description Messages for several threads at once (``Memory.add_to_threads``): their texts are embedded together,
          *     and every thread's messages stored in one transaction: all of them, or none.
+         * @example {
+         *       "threads": {
+         *         "lisbon-trip": [
+         *           {
+         *             "role": "user",
+         *             "content": "Hi all",
+         *             "user": "chen"
+         *           }
+         *         ],
+         *         "dm-bob": [
+         *           {
+         *             "role": "user",
+         *             "content": "Keep it secret",
+         *             "user": "bob"
+         *           }
+         *         ]
+         *       }
+         *     }
          */
         ThreadsMessagesBody: {
             /** Threads */
@@ -1548,6 +1993,11 @@ export interface components {
         /**
          * UsageDay
          * @description An agent's LLM use on one UTC day.
+         * @example {
+         *       "day": "2026-11-24",
+         *       "calls": 12,
+         *       "tokens": 5400
+         *     }
          */
         UsageDay: {
             /**
@@ -1564,6 +2014,9 @@ export interface components {
          * UserPatch
          * @description A user's record: the persona they prefer and the context they asked the bot to keep in mind (null
          *     clears a field; a field left out stays as it is).
+         * @example {
+         *       "persona": "brief and friendly"
+         *     }
          */
         UserPatch: {
             /** Persona */
@@ -1575,6 +2028,13 @@ export interface components {
          * UserRecord
          * @description What memlane keeps about one user of an agent (seed 000): their preferred persona, the context they
          *     asked the bot to keep in mind, how many messages they sent and when they last wrote.
+         * @example {
+         *       "user": "alice",
+         *       "persona": "brief and friendly",
+         *       "custom_context": "I'm vegetarian",
+         *       "interactions": 14,
+         *       "last_interaction": "2026-11-24T09:31:00Z"
+         *     }
          */
         UserRecord: {
             /** User */
@@ -1594,6 +2054,9 @@ export interface components {
         /**
          * VisibilityBody
          * @description Share a fact with every user of the agent, or make it private again (seed 004).
+         * @example {
+         *       "visibility": "shared"
+         *     }
          */
         VisibilityBody: {
             /**
@@ -1636,6 +2099,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "agent": "support-bot",
+                     *         "key": "lisbon-trip",
+                     *         "status": "open",
+                     *         "system_prompt": "You plan trips.",
+                     *         "metadata": {
+                     *           "channel": "C042"
+                     *         },
+                     *         "created_at": "2026-11-23T18:02:00Z",
+                     *         "updated_at": "2026-11-24T09:31:00Z",
+                     *         "ended_at": null,
+                     *         "message_count": 40,
+                     *         "users": [
+                     *           "alice",
+                     *           "bob",
+                     *           "chen"
+                     *         ]
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Thread"][];
                 };
             };
@@ -1645,8 +2130,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -1655,8 +2147,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -1665,8 +2164,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -1675,8 +2181,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -1685,8 +2198,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -1695,8 +2215,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -1705,8 +2232,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -1715,8 +2249,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -1725,8 +2266,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -1735,8 +2283,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -1745,8 +2300,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1771,6 +2333,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "agent": "support-bot",
+                     *       "key": "lisbon-trip",
+                     *       "status": "open",
+                     *       "system_prompt": "You plan trips.",
+                     *       "metadata": {
+                     *         "channel": "C042"
+                     *       },
+                     *       "created_at": "2026-11-23T18:02:00Z",
+                     *       "updated_at": "2026-11-24T09:31:00Z",
+                     *       "ended_at": null,
+                     *       "message_count": 40,
+                     *       "users": [
+                     *         "alice",
+                     *         "bob",
+                     *         "chen"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Thread"];
                 };
             };
@@ -1780,8 +2362,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -1790,8 +2379,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -1800,8 +2396,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -1810,8 +2413,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -1820,8 +2430,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -1830,8 +2447,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -1840,8 +2464,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -1850,8 +2481,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -1860,8 +2498,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -1870,8 +2515,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -1880,8 +2532,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1900,6 +2559,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "system_prompt": "You plan trips.",
+                 *       "metadata": {
+                 *         "channel": "C042"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ThreadBody"];
             };
         };
@@ -1910,6 +2577,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "agent": "support-bot",
+                     *       "key": "lisbon-trip",
+                     *       "status": "open",
+                     *       "system_prompt": "You plan trips.",
+                     *       "metadata": {
+                     *         "channel": "C042"
+                     *       },
+                     *       "created_at": "2026-11-23T18:02:00Z",
+                     *       "updated_at": "2026-11-24T09:31:00Z",
+                     *       "ended_at": null,
+                     *       "message_count": 40,
+                     *       "users": [
+                     *         "alice",
+                     *         "bob",
+                     *         "chen"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Thread"];
                 };
             };
@@ -1919,8 +2606,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -1929,8 +2623,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -1939,8 +2640,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -1949,8 +2657,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -1959,8 +2674,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -1969,8 +2691,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -1979,8 +2708,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -1989,8 +2725,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -1999,8 +2742,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -2009,8 +2759,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -2019,8 +2776,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2052,8 +2816,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -2062,8 +2833,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -2072,8 +2850,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -2082,8 +2867,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -2092,8 +2884,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -2102,8 +2901,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -2112,8 +2918,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -2122,8 +2935,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -2132,8 +2952,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -2142,8 +2969,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -2152,8 +2986,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2178,6 +3019,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "agent": "support-bot",
+                     *       "key": "lisbon-trip",
+                     *       "status": "open",
+                     *       "system_prompt": "You plan trips.",
+                     *       "metadata": {
+                     *         "channel": "C042"
+                     *       },
+                     *       "created_at": "2026-11-23T18:02:00Z",
+                     *       "updated_at": "2026-11-24T09:31:00Z",
+                     *       "ended_at": null,
+                     *       "message_count": 40,
+                     *       "users": [
+                     *         "alice",
+                     *         "bob",
+                     *         "chen"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Thread"];
                 };
             };
@@ -2187,8 +3048,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -2197,8 +3065,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -2207,8 +3082,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -2217,8 +3099,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -2227,8 +3116,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -2237,8 +3133,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -2247,8 +3150,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -2257,8 +3167,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -2267,8 +3184,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -2277,8 +3201,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -2287,8 +3218,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2313,6 +3251,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "cleared": 40
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: number;
                     };
@@ -2324,8 +3267,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -2334,8 +3284,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -2344,8 +3301,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -2354,8 +3318,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -2364,8 +3335,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -2374,8 +3352,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -2384,8 +3369,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -2394,8 +3386,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -2404,8 +3403,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -2414,8 +3420,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -2424,8 +3437,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2457,6 +3477,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 12,
+                     *         "agent": "support-bot",
+                     *         "thread": "lisbon-trip",
+                     *         "seq": 12,
+                     *         "role": "user",
+                     *         "content": "Alice is vegetarian, so no seafood place for her",
+                     *         "user": "bob",
+                     *         "name": "Bob",
+                     *         "tool_calls": null,
+                     *         "tool_call_id": null,
+                     *         "token_count": 16,
+                     *         "metadata": {},
+                     *         "created_at": "2026-11-24T09:31:00Z",
+                     *         "summarized": false
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Message"][];
                 };
             };
@@ -2466,8 +3506,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -2476,8 +3523,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -2486,8 +3540,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -2496,8 +3557,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -2506,8 +3574,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -2516,8 +3591,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -2526,8 +3608,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -2536,8 +3625,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -2546,8 +3642,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -2556,8 +3659,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -2566,8 +3676,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2575,7 +3692,10 @@ export interface operations {
     add_message_v1_agents__agent__threads__thread__messages_post: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique text per write (a UUID): the same write sent again (a client that timed out and retries) is stored once, and answers what the first one stored. */
+                "Idempotency-Key"?: string | null;
+            };
             path: {
                 /** @description The thread; a '/' in it is sent as %2F (names: docs/service.md). */
                 thread: string;
@@ -2586,6 +3706,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "role": "user",
+                 *       "content": "I'm vegetarian, by the way",
+                 *       "user": "alice",
+                 *       "name": "Alice",
+                 *       "external_id": "slack:1716912345.000100"
+                 *     }
+                 */
                 "application/json": components["schemas"]["OneMessageBody"];
             };
         };
@@ -2596,6 +3725,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 12,
+                     *       "agent": "support-bot",
+                     *       "thread": "lisbon-trip",
+                     *       "seq": 12,
+                     *       "role": "user",
+                     *       "content": "Alice is vegetarian, so no seafood place for her",
+                     *       "user": "bob",
+                     *       "name": "Bob",
+                     *       "tool_calls": null,
+                     *       "tool_call_id": null,
+                     *       "token_count": 16,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-24T09:31:00Z",
+                     *       "summarized": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -2605,8 +3752,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -2615,8 +3769,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -2625,8 +3786,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -2635,8 +3803,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -2645,8 +3820,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -2655,8 +3837,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -2665,8 +3854,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -2675,8 +3871,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -2685,8 +3888,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -2695,8 +3905,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -2705,8 +3922,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2714,7 +3938,10 @@ export interface operations {
     add_messages_v1_agents__agent__threads__thread__messages_batch_post: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique text per write (a UUID): the same write sent again (a client that timed out and retries) is stored once, and answers what the first one stored. */
+                "Idempotency-Key"?: string | null;
+            };
             path: {
                 /** @description The thread; a '/' in it is sent as %2F (names: docs/service.md). */
                 thread: string;
@@ -2725,6 +3952,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "messages": [
+                 *         {
+                 *           "role": "user",
+                 *           "content": "Where do we eat?",
+                 *           "user": "bob"
+                 *         },
+                 *         {
+                 *           "role": "assistant",
+                 *           "content": "Try Ao 26, it is vegan."
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["MessagesBody"];
             };
         };
@@ -2735,6 +3977,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 12,
+                     *         "agent": "support-bot",
+                     *         "thread": "lisbon-trip",
+                     *         "seq": 12,
+                     *         "role": "user",
+                     *         "content": "Alice is vegetarian, so no seafood place for her",
+                     *         "user": "bob",
+                     *         "name": "Bob",
+                     *         "tool_calls": null,
+                     *         "tool_call_id": null,
+                     *         "token_count": 16,
+                     *         "metadata": {},
+                     *         "created_at": "2026-11-24T09:31:00Z",
+                     *         "summarized": false
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Message"][];
                 };
             };
@@ -2744,8 +4006,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -2754,8 +4023,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -2764,8 +4040,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -2774,8 +4057,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -2784,8 +4074,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -2794,8 +4091,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -2804,8 +4108,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -2814,8 +4125,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -2824,8 +4142,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -2834,8 +4159,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -2844,8 +4176,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2853,7 +4192,10 @@ export interface operations {
     add_to_threads_v1_agents__agent__messages_batch_post: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique text per write (a UUID): the same write sent again (a client that timed out and retries) is stored once, and answers what the first one stored. */
+                "Idempotency-Key"?: string | null;
+            };
             path: {
                 /** @description The agent (names: docs/service.md). */
                 agent: string;
@@ -2862,6 +4204,26 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "threads": {
+                 *         "lisbon-trip": [
+                 *           {
+                 *             "role": "user",
+                 *             "content": "Hi all",
+                 *             "user": "chen"
+                 *           }
+                 *         ],
+                 *         "dm-bob": [
+                 *           {
+                 *             "role": "user",
+                 *             "content": "Keep it secret",
+                 *             "user": "bob"
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ThreadsMessagesBody"];
             };
         };
@@ -2872,6 +4234,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "lisbon-trip": [
+                     *         {
+                     *           "id": 12,
+                     *           "agent": "support-bot",
+                     *           "thread": "lisbon-trip",
+                     *           "seq": 12,
+                     *           "role": "user",
+                     *           "content": "Alice is vegetarian, so no seafood place for her",
+                     *           "user": "bob",
+                     *           "name": "Bob",
+                     *           "tool_calls": null,
+                     *           "tool_call_id": null,
+                     *           "token_count": 16,
+                     *           "metadata": {},
+                     *           "created_at": "2026-11-24T09:31:00Z",
+                     *           "summarized": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: components["schemas"]["Message"][];
                     };
@@ -2883,8 +4267,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -2893,8 +4284,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -2903,8 +4301,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -2913,8 +4318,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -2923,8 +4335,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -2933,8 +4352,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -2943,8 +4369,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -2953,8 +4386,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -2963,8 +4403,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -2973,8 +4420,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -2983,8 +4437,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3010,6 +4471,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 12,
+                     *       "agent": "support-bot",
+                     *       "thread": "lisbon-trip",
+                     *       "seq": 12,
+                     *       "role": "user",
+                     *       "content": "Alice is vegetarian, so no seafood place for her",
+                     *       "user": "bob",
+                     *       "name": "Bob",
+                     *       "tool_calls": null,
+                     *       "tool_call_id": null,
+                     *       "token_count": 16,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-24T09:31:00Z",
+                     *       "summarized": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -3019,8 +4498,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -3029,8 +4515,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -3039,8 +4532,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -3049,8 +4549,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -3059,8 +4566,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -3069,8 +4583,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -3079,8 +4600,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -3089,8 +4617,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -3099,8 +4634,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -3109,8 +4651,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -3119,8 +4668,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3153,8 +4709,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -3163,8 +4726,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -3173,8 +4743,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -3183,8 +4760,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -3193,8 +4777,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -3203,8 +4794,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -3213,8 +4811,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -3223,8 +4828,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -3233,8 +4845,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -3243,8 +4862,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -3253,8 +4879,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3274,6 +4907,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "content": "the printer on floor 2 is jammed"
+                 *     }
+                 */
                 "application/json": components["schemas"]["EditBody"];
             };
         };
@@ -3284,6 +4922,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 12,
+                     *       "agent": "support-bot",
+                     *       "thread": "lisbon-trip",
+                     *       "seq": 12,
+                     *       "role": "user",
+                     *       "content": "Alice is vegetarian, so no seafood place for her",
+                     *       "user": "bob",
+                     *       "name": "Bob",
+                     *       "tool_calls": null,
+                     *       "tool_call_id": null,
+                     *       "token_count": 16,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-24T09:31:00Z",
+                     *       "summarized": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -3293,8 +4949,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -3303,8 +4966,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -3313,8 +4983,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -3323,8 +5000,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -3333,8 +5017,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -3343,8 +5034,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -3353,8 +5051,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -3363,8 +5068,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -3373,8 +5085,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -3383,8 +5102,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -3393,8 +5119,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3413,6 +5146,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ids": [
+                 *         41,
+                 *         42
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["MessageIdsBody"];
             };
         };
@@ -3423,6 +5164,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deleted": 2
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: number;
                     };
@@ -3434,8 +5180,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -3444,8 +5197,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -3454,8 +5214,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -3464,8 +5231,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -3474,8 +5248,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -3484,8 +5265,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -3494,8 +5282,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -3504,8 +5299,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -3514,8 +5316,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -3524,8 +5333,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -3534,8 +5350,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3561,6 +5384,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 12,
+                     *       "agent": "support-bot",
+                     *       "thread": "lisbon-trip",
+                     *       "seq": 12,
+                     *       "role": "user",
+                     *       "content": "Alice is vegetarian, so no seafood place for her",
+                     *       "user": "bob",
+                     *       "name": "Bob",
+                     *       "tool_calls": null,
+                     *       "tool_call_id": null,
+                     *       "token_count": 16,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-24T09:31:00Z",
+                     *       "summarized": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -3570,8 +5411,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -3580,8 +5428,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -3590,8 +5445,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -3600,8 +5462,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -3610,8 +5479,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -3620,8 +5496,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -3630,8 +5513,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -3640,8 +5530,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -3650,8 +5547,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -3660,8 +5564,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -3670,8 +5581,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3688,6 +5606,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "older_than_days": 90
+                 *     }
+                 */
                 "application/json": components["schemas"]["PruneBody"];
             };
         };
@@ -3698,6 +5621,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deleted": 2
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: number;
                     };
@@ -3709,8 +5637,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -3719,8 +5654,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -3729,8 +5671,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -3739,8 +5688,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -3749,8 +5705,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -3759,8 +5722,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -3769,8 +5739,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -3779,8 +5756,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -3789,8 +5773,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -3799,8 +5790,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -3809,8 +5807,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3827,6 +5832,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "older_than_days": 90
+                 *     }
+                 */
                 "application/json": components["schemas"]["PruneBody"];
             };
         };
@@ -3837,6 +5847,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deleted": 120
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: number;
                     };
@@ -3848,8 +5863,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -3858,8 +5880,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -3868,8 +5897,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -3878,8 +5914,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -3888,8 +5931,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -3898,8 +5948,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -3908,8 +5965,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -3918,8 +5982,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -3928,8 +5999,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -3938,8 +6016,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -3948,8 +6033,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3976,6 +6068,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 7,
+                     *         "agent": "support-bot",
+                     *         "thread": "lisbon-trip",
+                     *         "kind": "rolling",
+                     *         "content": "Bob: the budget is about 120 euros a day. Chen booked an apartment in Alfama.",
+                     *         "from_seq": 1,
+                     *         "to_seq": 20,
+                     *         "owner": null,
+                     *         "method": "extractive",
+                     *         "metadata": {},
+                     *         "created_at": "2026-11-24T09:31:00Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Summary"][];
                 };
             };
@@ -3985,8 +6094,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -3995,8 +6111,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -4005,8 +6128,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -4015,8 +6145,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -4025,8 +6162,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -4035,8 +6179,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -4045,8 +6196,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -4055,8 +6213,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -4065,8 +6230,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -4075,8 +6247,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -4085,8 +6264,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4105,6 +6291,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "query": "where do we eat tonight?",
+                 *       "user": "alice",
+                 *       "budget": 1000
+                 *     }
+                 */
                 "application/json": components["schemas"]["ContextBody"];
             };
         };
@@ -4115,6 +6308,79 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "openai_messages": [
+                     *         {
+                     *           "role": "system",
+                     *           "content": "You plan trips.\n\n## Remembered facts\n- [preference] Alice is vegetarian"
+                     *         },
+                     *         {
+                     *           "role": "user",
+                     *           "content": "Bob: where do we eat tonight?"
+                     *         }
+                     *       ],
+                     *       "sections": [
+                     *         {
+                     *           "title": "Remembered facts",
+                     *           "lines": [
+                     *             "[preference] Alice is vegetarian"
+                     *           ],
+                     *           "tokens": 9
+                     *         }
+                     *       ],
+                     *       "system_prompt": "You plan trips.",
+                     *       "summaries": [],
+                     *       "facts": [
+                     *         {
+                     *           "id": 2,
+                     *           "agent": "support-bot",
+                     *           "content": "Alice is vegetarian",
+                     *           "category": "preference",
+                     *           "importance": 4,
+                     *           "owner": "alice",
+                     *           "subject": null,
+                     *           "visibility": "private",
+                     *           "source_thread": "lisbon-trip",
+                     *           "source_from_seq": 12,
+                     *           "source_to_seq": 12,
+                     *           "metadata": {},
+                     *           "created_at": "2026-11-24T09:31:00Z",
+                     *           "updated_at": "2026-11-24T09:31:00Z",
+                     *           "last_accessed_at": null,
+                     *           "access_count": 0,
+                     *           "status": "active",
+                     *           "valid_from": null,
+                     *           "invalid_at": null,
+                     *           "superseded_by": null
+                     *         }
+                     *       ],
+                     *       "recalled": [],
+                     *       "messages": [
+                     *         {
+                     *           "id": 12,
+                     *           "agent": "support-bot",
+                     *           "thread": "lisbon-trip",
+                     *           "seq": 12,
+                     *           "role": "user",
+                     *           "content": "Alice is vegetarian, so no seafood place for her",
+                     *           "user": "bob",
+                     *           "name": "Bob",
+                     *           "tool_calls": null,
+                     *           "tool_call_id": null,
+                     *           "token_count": 16,
+                     *           "metadata": {},
+                     *           "created_at": "2026-11-24T09:31:00Z",
+                     *           "summarized": false
+                     *         }
+                     *       ],
+                     *       "budget": 4000,
+                     *       "encoding": "o200k_base",
+                     *       "tokens": 61,
+                     *       "dropped_messages": 0,
+                     *       "extra_sections": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["ContextOut"];
                 };
             };
@@ -4124,8 +6390,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -4134,8 +6407,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -4144,8 +6424,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -4154,8 +6441,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -4164,8 +6458,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -4174,8 +6475,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -4184,8 +6492,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -4194,8 +6509,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -4204,8 +6526,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -4214,8 +6543,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -4224,8 +6560,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4242,6 +6585,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "query": "what does Alice eat?",
+                 *       "user": "alice",
+                 *       "limit": 5,
+                 *       "kinds": [
+                 *         "fact",
+                 *         "message"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["RecallBody"];
             };
         };
@@ -4252,6 +6606,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "kind": "fact",
+                     *         "id": 2,
+                     *         "text": "Alice is vegetarian",
+                     *         "score": 0.82,
+                     *         "thread": "lisbon-trip",
+                     *         "message_id": null,
+                     *         "created_at": "2026-11-24T09:31:00Z",
+                     *         "metadata": {},
+                     *         "user": "alice",
+                     *         "seq": null,
+                     *         "message_ids": [],
+                     *         "retrievers": [
+                     *           "keyword",
+                     *           "vector"
+                     *         ]
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Hit"][] | components["schemas"]["HitGroup"][];
                 };
             };
@@ -4261,8 +6636,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -4271,8 +6653,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -4281,8 +6670,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -4291,8 +6687,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -4301,8 +6704,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -4311,8 +6721,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -4321,8 +6738,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -4331,8 +6755,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -4341,8 +6772,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -4351,8 +6789,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -4361,8 +6806,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4395,6 +6847,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 2,
+                     *         "agent": "support-bot",
+                     *         "content": "Alice is vegetarian",
+                     *         "category": "preference",
+                     *         "importance": 4,
+                     *         "owner": "alice",
+                     *         "subject": null,
+                     *         "visibility": "private",
+                     *         "source_thread": "lisbon-trip",
+                     *         "source_from_seq": 12,
+                     *         "source_to_seq": 12,
+                     *         "metadata": {},
+                     *         "created_at": "2026-11-24T09:31:00Z",
+                     *         "updated_at": "2026-11-24T09:31:00Z",
+                     *         "last_accessed_at": null,
+                     *         "access_count": 0,
+                     *         "status": "active",
+                     *         "valid_from": null,
+                     *         "invalid_at": null,
+                     *         "superseded_by": null
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Fact"][];
                 };
             };
@@ -4404,8 +6882,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -4414,8 +6899,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -4424,8 +6916,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -4434,8 +6933,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -4444,8 +6950,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -4454,8 +6967,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -4464,8 +6984,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -4474,8 +7001,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -4484,8 +7018,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -4494,8 +7035,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -4504,8 +7052,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4522,6 +7077,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "content": "Alice is vegetarian",
+                 *       "user": "alice",
+                 *       "category": "preference",
+                 *       "importance": 4
+                 *     }
+                 */
                 "application/json": components["schemas"]["FactBody"];
             };
         };
@@ -4532,6 +7095,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 2,
+                     *       "agent": "support-bot",
+                     *       "content": "Alice is vegetarian",
+                     *       "category": "preference",
+                     *       "importance": 4,
+                     *       "owner": "alice",
+                     *       "subject": null,
+                     *       "visibility": "private",
+                     *       "source_thread": "lisbon-trip",
+                     *       "source_from_seq": 12,
+                     *       "source_to_seq": 12,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-24T09:31:00Z",
+                     *       "updated_at": "2026-11-24T09:31:00Z",
+                     *       "last_accessed_at": null,
+                     *       "access_count": 0,
+                     *       "status": "active",
+                     *       "valid_from": null,
+                     *       "invalid_at": null,
+                     *       "superseded_by": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["Fact"];
                 };
             };
@@ -4541,8 +7128,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -4551,8 +7145,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -4561,8 +7162,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -4571,8 +7179,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -4581,8 +7196,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -4591,8 +7213,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -4601,8 +7230,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -4611,8 +7247,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -4621,8 +7264,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -4631,8 +7281,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -4641,8 +7298,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4671,6 +7335,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "forgotten": 3
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: number;
                     };
@@ -4682,8 +7351,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -4692,8 +7368,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -4702,8 +7385,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -4712,8 +7402,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -4722,8 +7419,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -4732,8 +7436,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -4742,8 +7453,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -4752,8 +7470,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -4762,8 +7487,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -4772,8 +7504,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -4782,8 +7521,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4807,6 +7553,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "fact": {
+                     *         "id": 2,
+                     *         "agent": "support-bot",
+                     *         "content": "Alice is vegetarian",
+                     *         "category": "preference",
+                     *         "importance": 4,
+                     *         "owner": "alice",
+                     *         "subject": null,
+                     *         "visibility": "private",
+                     *         "source_thread": "lisbon-trip",
+                     *         "source_from_seq": 12,
+                     *         "source_to_seq": 12,
+                     *         "metadata": {},
+                     *         "created_at": "2026-11-24T09:31:00Z",
+                     *         "updated_at": "2026-11-24T09:31:00Z",
+                     *         "last_accessed_at": null,
+                     *         "access_count": 0,
+                     *         "status": "active",
+                     *         "valid_from": null,
+                     *         "invalid_at": null,
+                     *         "superseded_by": null
+                     *       },
+                     *       "history": [
+                     *         {
+                     *           "id": 5,
+                     *           "fact_id": 2,
+                     *           "action": "update",
+                     *           "actor": "alice",
+                     *           "old_content": "Alice eats fish",
+                     *           "new_content": "Alice is vegetarian",
+                     *           "changes": {
+                     *             "content": [
+                     *               "Alice eats fish",
+                     *               "Alice is vegetarian"
+                     *             ]
+                     *           },
+                     *           "at": "2026-11-24T09:31:00Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["FactOut"];
                 };
             };
@@ -4816,8 +7605,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -4826,8 +7622,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -4836,8 +7639,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -4846,8 +7656,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -4856,8 +7673,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -4866,8 +7690,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -4876,8 +7707,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -4886,8 +7724,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -4896,8 +7741,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -4906,8 +7758,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -4916,8 +7775,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4944,6 +7810,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 2,
+                     *       "agent": "support-bot",
+                     *       "content": "Alice is vegetarian",
+                     *       "category": "preference",
+                     *       "importance": 4,
+                     *       "owner": "alice",
+                     *       "subject": null,
+                     *       "visibility": "private",
+                     *       "source_thread": "lisbon-trip",
+                     *       "source_from_seq": 12,
+                     *       "source_to_seq": 12,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-24T09:31:00Z",
+                     *       "updated_at": "2026-11-24T09:31:00Z",
+                     *       "last_accessed_at": null,
+                     *       "access_count": 0,
+                     *       "status": "active",
+                     *       "valid_from": null,
+                     *       "invalid_at": null,
+                     *       "superseded_by": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["Fact"];
                 };
             };
@@ -4953,8 +7843,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -4963,8 +7860,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -4973,8 +7877,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -4983,8 +7894,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -4993,8 +7911,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -5003,8 +7928,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -5013,8 +7945,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -5023,8 +7962,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -5033,8 +7979,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -5043,8 +7996,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -5053,8 +8013,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5072,6 +8039,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "content": "Alice is vegan",
+                 *       "importance": 5
+                 *     }
+                 */
                 "application/json": components["schemas"]["FactPatch"];
             };
         };
@@ -5082,6 +8055,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 2,
+                     *       "agent": "support-bot",
+                     *       "content": "Alice is vegetarian",
+                     *       "category": "preference",
+                     *       "importance": 4,
+                     *       "owner": "alice",
+                     *       "subject": null,
+                     *       "visibility": "private",
+                     *       "source_thread": "lisbon-trip",
+                     *       "source_from_seq": 12,
+                     *       "source_to_seq": 12,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-24T09:31:00Z",
+                     *       "updated_at": "2026-11-24T09:31:00Z",
+                     *       "last_accessed_at": null,
+                     *       "access_count": 0,
+                     *       "status": "active",
+                     *       "valid_from": null,
+                     *       "invalid_at": null,
+                     *       "superseded_by": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["Fact"];
                 };
             };
@@ -5091,8 +8088,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -5101,8 +8105,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -5111,8 +8122,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -5121,8 +8139,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -5131,8 +8156,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -5141,8 +8173,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -5151,8 +8190,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -5161,8 +8207,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -5171,8 +8224,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -5181,8 +8241,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -5191,8 +8258,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5210,6 +8284,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "visibility": "shared"
+                 *     }
+                 */
                 "application/json": components["schemas"]["VisibilityBody"];
             };
         };
@@ -5220,6 +8299,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 2,
+                     *       "agent": "support-bot",
+                     *       "content": "Alice is vegetarian",
+                     *       "category": "preference",
+                     *       "importance": 4,
+                     *       "owner": "alice",
+                     *       "subject": null,
+                     *       "visibility": "private",
+                     *       "source_thread": "lisbon-trip",
+                     *       "source_from_seq": 12,
+                     *       "source_to_seq": 12,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-24T09:31:00Z",
+                     *       "updated_at": "2026-11-24T09:31:00Z",
+                     *       "last_accessed_at": null,
+                     *       "access_count": 0,
+                     *       "status": "active",
+                     *       "valid_from": null,
+                     *       "invalid_at": null,
+                     *       "superseded_by": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["Fact"];
                 };
             };
@@ -5229,8 +8332,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -5239,8 +8349,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -5249,8 +8366,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -5259,8 +8383,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -5269,8 +8400,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -5279,8 +8417,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -5289,8 +8434,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -5299,8 +8451,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -5309,8 +8468,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -5319,8 +8485,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -5329,8 +8502,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5348,6 +8528,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "visibility": "shared"
+                 *     }
+                 */
                 "application/json": components["schemas"]["VisibilityBody"];
             };
         };
@@ -5358,6 +8543,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 2,
+                     *       "agent": "support-bot",
+                     *       "content": "Alice is vegetarian",
+                     *       "category": "preference",
+                     *       "importance": 4,
+                     *       "owner": "alice",
+                     *       "subject": null,
+                     *       "visibility": "private",
+                     *       "source_thread": "lisbon-trip",
+                     *       "source_from_seq": 12,
+                     *       "source_to_seq": 12,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-24T09:31:00Z",
+                     *       "updated_at": "2026-11-24T09:31:00Z",
+                     *       "last_accessed_at": null,
+                     *       "access_count": 0,
+                     *       "status": "active",
+                     *       "valid_from": null,
+                     *       "invalid_at": null,
+                     *       "superseded_by": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["Fact"];
                 };
             };
@@ -5367,8 +8576,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -5377,8 +8593,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -5387,8 +8610,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -5397,8 +8627,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -5407,8 +8644,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -5417,8 +8661,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -5427,8 +8678,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -5437,8 +8695,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -5447,8 +8712,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -5457,8 +8729,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -5467,8 +8746,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5485,6 +8771,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "text": "Bob likes pizza",
+                 *       "user": "bob"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ForgetMatchingBody"];
             };
         };
@@ -5495,6 +8787,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 2,
+                     *         "agent": "support-bot",
+                     *         "content": "Alice is vegetarian",
+                     *         "category": "preference",
+                     *         "importance": 4,
+                     *         "owner": "alice",
+                     *         "subject": null,
+                     *         "visibility": "private",
+                     *         "source_thread": "lisbon-trip",
+                     *         "source_from_seq": 12,
+                     *         "source_to_seq": 12,
+                     *         "metadata": {},
+                     *         "created_at": "2026-11-24T09:31:00Z",
+                     *         "updated_at": "2026-11-24T09:31:00Z",
+                     *         "last_accessed_at": null,
+                     *         "access_count": 0,
+                     *         "status": "active",
+                     *         "valid_from": null,
+                     *         "invalid_at": null,
+                     *         "superseded_by": null
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Fact"][];
                 };
             };
@@ -5504,8 +8822,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -5514,8 +8839,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -5524,8 +8856,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -5534,8 +8873,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -5544,8 +8890,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -5554,8 +8907,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -5564,8 +8924,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -5574,8 +8941,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -5584,8 +8958,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -5594,8 +8975,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -5604,8 +8992,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5630,6 +9025,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "memories": [
+                     *         {
+                     *           "id": 9,
+                     *           "content": "The Lisbon trip is planned: Alfama apartment, 120 euros a day, no seafood for Alice.",
+                     *           "createdAt": "2026-11-24T09:31:00Z",
+                     *           "updatedAt": "2026-11-24T09:31:00Z",
+                     *           "sourceConversationId": "lisbon-trip",
+                     *           "metadata": {},
+                     *           "summary": {
+                     *             "id": 9,
+                     *             "agent": "support-bot",
+                     *             "thread": "lisbon-trip",
+                     *             "kind": "memory",
+                     *             "content": "The Lisbon trip is planned.",
+                     *             "from_seq": 1,
+                     *             "to_seq": 20,
+                     *             "owner": null,
+                     *             "method": "extractive",
+                     *             "metadata": {},
+                     *             "created_at": "2026-11-24T09:31:00Z"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "cap": 10
+                     *     }
+                     */
                     "application/json": components["schemas"]["MemoriesOut"];
                 };
             };
@@ -5639,8 +9062,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -5649,8 +9079,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -5659,8 +9096,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -5669,8 +9113,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -5679,8 +9130,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -5689,8 +9147,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -5699,8 +9164,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -5709,8 +9181,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -5719,8 +9198,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -5729,8 +9215,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -5739,8 +9232,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5763,6 +9263,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "deletedCount": 8
+                     *     }
+                     */
                     "application/json": components["schemas"]["Deleted"];
                 };
             };
@@ -5772,8 +9278,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -5782,8 +9295,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -5792,8 +9312,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -5802,8 +9329,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -5812,8 +9346,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -5822,8 +9363,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -5832,8 +9380,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -5842,8 +9397,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -5852,8 +9414,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -5862,8 +9431,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -5872,8 +9448,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5897,6 +9480,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "deletedCount": 8
+                     *     }
+                     */
                     "application/json": components["schemas"]["Deleted"];
                 };
             };
@@ -5906,8 +9495,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -5916,8 +9512,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -5926,8 +9529,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -5936,8 +9546,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -5946,8 +9563,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -5956,8 +9580,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -5966,8 +9597,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -5976,8 +9614,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -5986,8 +9631,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -5996,8 +9648,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -6006,8 +9665,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6032,6 +9698,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "user": "alice",
+                     *       "profile": "Alice is vegetarian and loves hiking."
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: unknown;
                     };
@@ -6043,8 +9715,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -6053,8 +9732,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -6063,8 +9749,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -6073,8 +9766,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -6083,8 +9783,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -6093,8 +9800,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -6103,8 +9817,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -6113,8 +9834,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -6123,8 +9851,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -6133,8 +9868,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -6143,8 +9885,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6169,6 +9918,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "user": "alice",
+                     *       "digest": "Today: asked about dinner places."
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: unknown;
                     };
@@ -6180,8 +9935,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -6190,8 +9952,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -6200,8 +9969,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -6210,8 +9986,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -6220,8 +10003,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -6230,8 +10020,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -6240,8 +10037,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -6250,8 +10054,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -6260,8 +10071,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -6270,8 +10088,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -6280,8 +10105,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6308,6 +10140,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 31,
+                     *         "agent": "support-bot",
+                     *         "kind": "summarize",
+                     *         "payload": {
+                     *           "thread": "lisbon-trip"
+                     *         },
+                     *         "status": "dead",
+                     *         "attempts": 5,
+                     *         "max_attempts": 5,
+                     *         "run_after": "2026-11-24T09:31:00Z",
+                     *         "lease_owner": null,
+                     *         "lease_expires_at": null,
+                     *         "last_error": "ProviderError: the LLM answered 503",
+                     *         "created_at": "2026-11-24T09:31:00Z",
+                     *         "updated_at": "2026-11-24T09:31:00Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Job"][];
                 };
             };
@@ -6317,8 +10170,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -6327,8 +10187,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -6337,8 +10204,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -6347,8 +10221,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -6357,8 +10238,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -6367,8 +10255,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -6377,8 +10272,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -6387,8 +10289,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -6397,8 +10306,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -6407,8 +10323,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -6417,8 +10340,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6442,6 +10372,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 31,
+                     *       "agent": "support-bot",
+                     *       "kind": "summarize",
+                     *       "payload": {
+                     *         "thread": "lisbon-trip"
+                     *       },
+                     *       "status": "dead",
+                     *       "attempts": 5,
+                     *       "max_attempts": 5,
+                     *       "run_after": "2026-11-24T09:31:00Z",
+                     *       "lease_owner": null,
+                     *       "lease_expires_at": null,
+                     *       "last_error": "ProviderError: the LLM answered 503",
+                     *       "created_at": "2026-11-24T09:31:00Z",
+                     *       "updated_at": "2026-11-24T09:31:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Job"];
                 };
             };
@@ -6451,8 +10400,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -6461,8 +10417,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -6471,8 +10434,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -6481,8 +10451,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -6491,8 +10468,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -6501,8 +10485,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -6511,8 +10502,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -6521,8 +10519,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -6531,8 +10536,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -6541,8 +10553,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -6551,8 +10570,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6577,6 +10603,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "agent": "support-bot",
+                     *       "since": null,
+                     *       "usage": [
+                     *         {
+                     *           "agent": "support-bot",
+                     *           "operation": "summarize",
+                     *           "calls": 4,
+                     *           "failures": 0,
+                     *           "prompt_tokens": 3100,
+                     *           "completion_tokens": 420,
+                     *           "latency_s": 3.2,
+                     *           "p95_latency_s": 1.1
+                     *         }
+                     *       ],
+                     *       "budget": {
+                     *         "agent": "support-bot",
+                     *         "limit": 0,
+                     *         "spent": 3520,
+                     *         "window_s": 86400,
+                     *         "reserve": 0.1,
+                     *         "low": false,
+                     *         "resume_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: unknown;
                     };
@@ -6588,8 +10641,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -6598,8 +10658,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -6608,8 +10675,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -6618,8 +10692,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -6628,8 +10709,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -6638,8 +10726,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -6648,8 +10743,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -6658,8 +10760,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -6668,8 +10777,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -6678,8 +10794,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -6688,8 +10811,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6714,6 +10844,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "day": "2026-11-24",
+                     *         "calls": 12,
+                     *         "tokens": 5400
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["UsageDay"][];
                 };
             };
@@ -6723,8 +10862,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -6733,8 +10879,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -6743,8 +10896,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -6753,8 +10913,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -6763,8 +10930,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -6773,8 +10947,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -6783,8 +10964,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -6793,8 +10981,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -6803,8 +10998,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -6813,8 +11015,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -6823,8 +11032,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6847,6 +11063,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "backend": "sqlite",
+                     *       "location": "",
+                     *       "schema_version": 15,
+                     *       "counts": {
+                     *         "threads": 3,
+                     *         "messages": 51,
+                     *         "facts": 6
+                     *       },
+                     *       "meta": {
+                     *         "embedding_model": "minilm"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["StoreStatus"];
                 };
             };
@@ -6856,8 +11087,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -6866,8 +11104,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -6876,8 +11121,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -6886,8 +11138,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -6896,8 +11155,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -6906,8 +11172,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -6916,8 +11189,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -6926,8 +11206,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -6936,8 +11223,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -6946,8 +11240,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -6956,8 +11257,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6991,8 +11299,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -7001,8 +11316,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -7011,8 +11333,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -7021,8 +11350,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -7031,8 +11367,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -7041,8 +11384,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -7051,8 +11401,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -7061,8 +11418,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -7071,8 +11435,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -7081,8 +11452,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -7091,8 +11469,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7121,6 +11506,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "threads": 3,
+                     *       "messages": 51,
+                     *       "facts": 6,
+                     *       "summaries": 2
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: number;
                     };
@@ -7132,8 +11525,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -7142,8 +11542,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -7152,8 +11559,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -7162,8 +11576,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -7172,8 +11593,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -7182,8 +11610,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -7192,8 +11627,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -7202,8 +11644,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -7212,8 +11661,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -7222,8 +11678,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -7232,8 +11695,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7258,6 +11728,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "user": "alice",
+                     *       "persona": "brief and friendly",
+                     *       "custom_context": "I'm vegetarian",
+                     *       "interactions": 14,
+                     *       "last_interaction": "2026-11-24T09:31:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["UserRecord"];
                 };
             };
@@ -7267,8 +11746,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -7277,8 +11763,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -7287,8 +11780,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -7297,8 +11797,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -7307,8 +11814,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -7317,8 +11831,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -7327,8 +11848,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -7337,8 +11865,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -7347,8 +11882,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -7357,8 +11899,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -7367,8 +11916,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7387,6 +11943,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "persona": "brief and friendly"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UserPatch"];
             };
         };
@@ -7397,6 +11958,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "user": "alice",
+                     *       "persona": "brief and friendly",
+                     *       "custom_context": "I'm vegetarian",
+                     *       "interactions": 14,
+                     *       "last_interaction": "2026-11-24T09:31:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["UserRecord"];
                 };
             };
@@ -7406,8 +11976,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -7416,8 +11993,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -7426,8 +12010,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -7436,8 +12027,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -7446,8 +12044,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -7456,8 +12061,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -7466,8 +12078,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -7476,8 +12095,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -7486,8 +12112,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -7496,8 +12129,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -7506,8 +12146,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7524,6 +12171,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "text": "How many tokens is this?"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TextBody"];
             };
         };
@@ -7534,6 +12186,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tokens": 7
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: number;
                     };
@@ -7545,8 +12202,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -7555,8 +12219,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -7565,8 +12236,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -7575,8 +12253,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -7585,8 +12270,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -7595,8 +12287,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -7605,8 +12304,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -7615,8 +12321,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -7625,8 +12338,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -7635,8 +12355,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -7645,8 +12372,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7663,6 +12397,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "timeout": 5
+                 *     }
+                 */
                 "application/json": components["schemas"]["FlushBody"];
             };
         };
@@ -7673,6 +12412,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "flushed": true
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: boolean;
                     };
@@ -7684,8 +12428,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -7694,8 +12445,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -7704,8 +12462,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -7714,8 +12479,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -7724,8 +12496,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -7734,8 +12513,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -7744,8 +12530,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -7754,8 +12547,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -7764,8 +12564,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -7774,8 +12581,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -7784,8 +12598,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7810,6 +12631,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "threads": 3,
+                     *       "messages": 51,
+                     *       "facts": 6,
+                     *       "summaries": 2,
+                     *       "memories": 0
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: number;
                     };
@@ -7821,8 +12651,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -7831,8 +12668,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -7841,8 +12685,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -7851,8 +12702,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -7861,8 +12719,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -7871,8 +12736,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -7881,8 +12753,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -7891,8 +12770,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -7901,8 +12787,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -7911,8 +12804,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -7921,8 +12821,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7942,6 +12849,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "scope": "agent",
+                     *       "agent": "support-bot",
+                     *       "user": null
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: string | null;
                     };
@@ -7953,8 +12867,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -7963,8 +12884,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -7973,8 +12901,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -7983,8 +12918,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -7993,8 +12935,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -8003,8 +12952,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -8013,8 +12969,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -8023,8 +12986,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -8033,8 +13003,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -8043,8 +13020,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -8053,8 +13037,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8074,6 +13065,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       "support-bot",
+                     *       "family-memorial"
+                     *     ]
+                     */
                     "application/json": string[];
                 };
             };
@@ -8083,8 +13080,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -8093,8 +13097,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -8103,8 +13114,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -8113,8 +13131,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -8123,8 +13148,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -8133,8 +13165,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -8143,8 +13182,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -8153,8 +13199,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -8163,8 +13216,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -8173,8 +13233,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -8183,8 +13250,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8206,6 +13280,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 3,
+                     *         "prefix": "ml_Xk2p9aQ",
+                     *         "scope": "user",
+                     *         "agent": "support-bot",
+                     *         "user": "alice",
+                     *         "label": "alice's phone",
+                     *         "created_at": "2026-11-24T09:31:00Z",
+                     *         "expires_at": null,
+                     *         "revoked_at": null
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["ApiKey"][];
                 };
             };
@@ -8215,8 +13304,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -8225,8 +13321,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -8235,8 +13338,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -8245,8 +13355,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -8255,8 +13372,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -8265,8 +13389,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -8275,8 +13406,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -8285,8 +13423,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -8295,8 +13440,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -8305,8 +13457,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -8315,8 +13474,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8330,6 +13496,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "scope": "user",
+                 *       "agent": "support-bot",
+                 *       "user": "alice",
+                 *       "label": "alice's phone"
+                 *     }
+                 */
                 "application/json": components["schemas"]["KeyBody"];
             };
         };
@@ -8340,6 +13514,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "record": {
+                     *         "id": 3,
+                     *         "prefix": "ml_Xk2p9aQ",
+                     *         "scope": "user",
+                     *         "agent": "support-bot",
+                     *         "user": "alice",
+                     *         "label": "alice's phone",
+                     *         "created_at": "2026-11-24T09:31:00Z",
+                     *         "expires_at": null,
+                     *         "revoked_at": null
+                     *       },
+                     *       "key": "ml_Xk2p9aQ…(shown once)"
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: unknown;
                     };
@@ -8351,8 +13541,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -8361,8 +13558,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -8371,8 +13575,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -8381,8 +13592,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -8391,8 +13609,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -8401,8 +13626,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -8411,8 +13643,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -8421,8 +13660,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -8431,8 +13677,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -8441,8 +13694,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -8451,8 +13711,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8474,6 +13741,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 3,
+                     *       "prefix": "ml_Xk2p9aQ",
+                     *       "scope": "user",
+                     *       "agent": "support-bot",
+                     *       "user": "alice",
+                     *       "label": "alice's phone",
+                     *       "created_at": "2026-11-24T09:31:00Z",
+                     *       "expires_at": null,
+                     *       "revoked_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
@@ -8483,8 +13763,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -8493,8 +13780,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -8503,8 +13797,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -8513,8 +13814,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -8523,8 +13831,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -8533,8 +13848,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -8543,8 +13865,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -8553,8 +13882,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -8563,8 +13899,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -8573,8 +13916,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -8583,8 +13933,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8606,6 +13963,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "since": null,
+                     *       "usage": [
+                     *         {
+                     *           "agent": "support-bot",
+                     *           "operation": "summarize",
+                     *           "calls": 4,
+                     *           "failures": 0,
+                     *           "prompt_tokens": 3100,
+                     *           "completion_tokens": 420,
+                     *           "latency_s": 3.2,
+                     *           "p95_latency_s": 1.1
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: unknown;
                     };
@@ -8617,8 +13991,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -8627,8 +14008,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -8637,8 +14025,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -8647,8 +14042,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -8657,8 +14059,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -8667,8 +14076,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -8677,8 +14093,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -8687,8 +14110,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -8697,8 +14127,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -8707,8 +14144,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -8717,8 +14161,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8738,6 +14189,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "backend": "sqlite",
+                     *       "location": "",
+                     *       "schema_version": 15,
+                     *       "counts": {
+                     *         "threads": 3,
+                     *         "messages": 51,
+                     *         "facts": 6
+                     *       },
+                     *       "meta": {
+                     *         "embedding_model": "minilm"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["StoreStatus"];
                 };
             };
@@ -8747,8 +14213,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -8757,8 +14230,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -8767,8 +14247,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -8777,8 +14264,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -8787,8 +14281,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -8797,8 +14298,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -8807,8 +14315,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -8817,8 +14332,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -8827,8 +14349,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -8837,8 +14366,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -8847,8 +14383,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8868,6 +14411,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: string;
                     };
@@ -8890,6 +14438,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ready",
+                     *       "schema_version": 15,
+                     *       "backend": "sqlite"
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: unknown;
                     };
