@@ -922,7 +922,7 @@ export interface components {
         };
         /**
          * Deleted
-         * @description Seed 001's answer to a delete.
+         * @description The answer to a delete: ``success`` and ``deletedCount``.
          * @example {
          *       "success": true,
          *       "deletedCount": 8
@@ -1452,7 +1452,7 @@ export interface components {
         };
         /**
          * MemoryOut
-         * @description One agent memory in seed 001's shape (plus memlane's own fields).
+         * @description One agent memory: ``id``, ``content``, ``createdAt``, ``updatedAt``, plus memlane's own fields.
          * @example {
          *       "id": 9,
          *       "content": "The Lisbon trip is planned: Alfama apartment, 120 euros a day, no seafood for Alice.",
@@ -2026,7 +2026,7 @@ export interface components {
         };
         /**
          * UserRecord
-         * @description What memlane keeps about one user of an agent (seed 000): their preferred persona, the context they
+         * @description What memlane keeps about one user of an agent: their preferred persona, the context they
          *     asked the bot to keep in mind, how many messages they sent and when they last wrote.
          * @example {
          *       "user": "alice",
@@ -2053,7 +2053,7 @@ export interface components {
         };
         /**
          * VisibilityBody
-         * @description Share a fact with every user of the agent, or make it private again (seed 004).
+         * @description Share a fact with every user of the agent, or make it private again.
          * @example {
          *       "visibility": "shared"
          *     }
