@@ -8,9 +8,10 @@
  * passed to another unchanged.
  */
 import type { paths } from "./generated/openapi.js";
-import { Unreachable } from "./errors.js";
+import { NotFound, Unreachable } from "./errors.js";
 import { Transport, type QueryValue } from "./http.js";
 import type {
+  ApiKey,
   BodyOf,
   BudgetStatus,
   Context,
@@ -20,19 +21,24 @@ import type {
   HitGroup,
   ImportResult,
   Job,
+  KeyScope,
   MemoryRecord,
   Message,
   MessageInput,
   Method,
+  NewApiKey,
   PathOf,
   QueryOf,
   ResultOf,
   Role,
   StoreStatus,
+  Summary,
   Thread,
   UsageDay,
   UsageTotals,
+  UserRecord,
   Visibility,
+  WhoAmI,
 } from "./types.js";
 
 /** How to reach the server. */
@@ -41,7 +47,9 @@ export interface MemlaneOptions {
   url?: string;
   /** An API key (`memlane keys create`); leave out for a server without keys (loopback only). */
   key?: string | null;
-  /** The agent whose memory to use; a user or agent key must be for it. Default `"default"`. */
+  /** The agent whose memory to use; a user or agent key must be for it. Left out: the key's own agent,
+   * asked of the server once (`GET /v1/whoami`) at the first call; `"default"` for an admin key or a
+   * server without keys. */
   agent?: string;
   /** Milliseconds to wait for each answer (default 30 000). */
   timeout?: number;
@@ -74,6 +82,14 @@ export type ForgetAllOptions = QueryOf<FactsPath, "delete">;
 export type MemoriesOptions = QueryOf<"/v1/agents/{agent}/memories", "get">;
 export type JobsOptions = QueryOf<"/v1/agents/{agent}/jobs", "get">;
 export type ImportOptions = QueryOf<"/v1/agents/{agent}/import", "post">;
+export type PruneMessagesOptions = Omit<BodyOf<"/v1/agents/{agent}/prune/messages", "post">, "older_than_days">;
+export type SetUserOptions = BodyOf<"/v1/agents/{agent}/users/{user}", "patch">;
+export type FlushOptions = BodyOf<"/v1/agents/{agent}/flush", "post">;
+export type ForgetMatchingOptions = Omit<BodyOf<"/v1/agents/{agent}/facts/forget-matching", "post">, "text">;
+export type SummariesOptions = QueryOf<"/v1/agents/{agent}/summaries", "get">;
+export type DeleteAgentOptions = QueryOf<"/v1/agents/{agent}", "delete">;
+export type ApiKeysOptions = QueryOf<"/v1/keys", "get">;
+export type CreateApiKeyOptions = Omit<BodyOf<"/v1/keys", "post">, "scope">;
 
 interface Args<P extends keyof paths, M extends Method> {
   path?: PathOf<P, M>;
@@ -94,14 +110,16 @@ interface Args<P extends keyof paths, M extends Method> {
  * InvalidInput, ...; see `errors.ts`), and {@link Unreachable} when the server does not answer.
  */
 export class Memlane {
-  /** The agent whose memory this client uses. */
-  readonly agent: string;
   readonly #options: MemlaneOptions;
   readonly #http: Transport;
+  /** The agent, once known: given, or the key's (asked of the server by {@link #resolveAgent}). */
+  #agent: string | null;
+  /** The one pending `GET /v1/whoami` of the first calls, so that concurrent calls ask once. */
+  #asking: Promise<string> | null = null;
 
   constructor(options: MemlaneOptions = {}) {
     this.#options = options;
-    this.agent = options.agent ?? "default";
+    this.#agent = options.agent ?? null;
     const fetcher = options.fetch ?? globalThis.fetch;
     if (typeof fetcher !== "function") throw new TypeError("no fetch: run on Node 20 or newer, or pass `fetch`");
     this.#http = new Transport({
@@ -118,6 +136,12 @@ export class Memlane {
   /** The server this client talks to. */
   get url(): string {
     return this.#http.url;
+  }
+
+  /** The agent whose memory this client uses; null until the first call has asked the server for the
+   * key's agent (when no `agent` option was given). */
+  get agent(): string | null {
+    return this.#agent;
   }
 
   /** A client for another agent, with the same server, key and options. */
@@ -185,6 +209,71 @@ export class Memlane {
     await this.#call("delete", "/v1/agents/{agent}/threads/{thread}", { path: { thread } });
   }
 
+  /** One message of the thread, by id. */
+  message(thread: string, messageId: number): Promise<Message> {
+    return this.#call("get", "/v1/agents/{agent}/threads/{thread}/messages/{message_id}", {
+      path: { thread, message_id: messageId },
+    });
+  }
+
+  /** Replace a message's content (a platform's edit); its vector and search entry follow. A user key edits
+   * its own messages only. */
+  editMessage(thread: string, messageId: number, content: string): Promise<Message> {
+    return this.#call("patch", "/v1/agents/{agent}/threads/{thread}/messages/{message_id}", {
+      path: { thread, message_id: messageId },
+      body: { content },
+    });
+  }
+
+  /** Delete one message (a user key: its own only). */
+  async deleteMessage(thread: string, messageId: number): Promise<void> {
+    await this.#call("delete", "/v1/agents/{agent}/threads/{thread}/messages/{message_id}", {
+      path: { thread, message_id: messageId },
+    });
+  }
+
+  /** Delete several messages of the thread (a platform's deletion); returns how many were deleted. */
+  async deleteMessages(thread: string, ids: number[]): Promise<number> {
+    if (!Array.isArray(ids)) throw new TypeError("ids must be an array of message ids");
+    const answer = await this.#call("post", "/v1/agents/{agent}/threads/{thread}/messages/delete", {
+      path: { thread },
+      body: { ids },
+    });
+    return Number(answer.deleted);
+  }
+
+  /** The message a platform's id names (the `external_id` it was added with), or null when there is none. */
+  async externalMessage(thread: string, externalId: string): Promise<Message | null> {
+    try {
+      return await this.#call("get", "/v1/agents/{agent}/threads/{thread}/external/{external_id}", {
+        path: { thread, external_id: externalId },
+      });
+    } catch (error) {
+      if (error instanceof NotFound) return null;
+      throw error;
+    }
+  }
+
+  /** Delete the threads idle for more than `olderThanDays` days (their facts stay); returns how many. */
+  async prune(olderThanDays: number): Promise<number> {
+    const answer = await this.#call("post", "/v1/agents/{agent}/prune", { body: { older_than_days: olderThanDays } });
+    return Number(answer.deleted);
+  }
+
+  /** Delete the messages older than `olderThanDays` days, keeping their threads (of one `thread` if given);
+   * returns how many. */
+  async pruneMessages(olderThanDays: number, options: PruneMessagesOptions = {}): Promise<number> {
+    const answer = await this.#call("post", "/v1/agents/{agent}/prune/messages", {
+      body: { ...options, older_than_days: olderThanDays },
+    });
+    return Number(answer.deleted);
+  }
+
+  /** Summaries: a thread's rolling ones, the agent's memories, profiles and digests (`kind` narrows). */
+  summaries(options: SummariesOptions = {}): Promise<Summary[]> {
+    return this.#call("get", "/v1/agents/{agent}/summaries", { query: options });
+  }
+
   // -- context and recall ----------------------------------------------------------------------------
 
   /** The token-budgeted context for the next model call: `openai_messages` to send as they are. */
@@ -249,11 +338,44 @@ export class Memlane {
     return Number((await this.#call("delete", "/v1/agents/{agent}/facts", { query: options })).forgotten);
   }
 
+  /** Forget the user's facts that say `text` ("forget that I live in Paris"); returns the facts forgotten. */
+  forgetMatching(text: string, options: ForgetMatchingOptions = {}): Promise<Fact[]> {
+    return this.#call("post", "/v1/agents/{agent}/facts/forget-matching", { body: { ...options, text } });
+  }
+
+  // -- users and tokens ------------------------------------------------------------------------------
+
+  /** What memlane keeps about `user`: preferred persona, custom context, interactions. */
+  user(user: string): Promise<UserRecord> {
+    return this.#call("get", "/v1/agents/{agent}/users/{user}", { path: { user } });
+  }
+
+  /** Set a user's persona or custom context: a field left out stays as it is, null clears it. */
+  setUser(user: string, changes: SetUserOptions): Promise<UserRecord> {
+    return this.#call("patch", "/v1/agents/{agent}/users/{user}", { path: { user }, body: changes });
+  }
+
+  /** How many tokens `text` is with the agent's tokenizer. */
+  async countTokens(text: string): Promise<number> {
+    return Number((await this.#call("post", "/v1/agents/{agent}/tokens", { body: { text } })).tokens);
+  }
+
+  /** Wait until the vectors of the writes already made are stored (`timeout` in seconds, at most 30);
+   * true when they are. */
+  async flush(options: FlushOptions = {}): Promise<boolean> {
+    return Boolean((await this.#call("post", "/v1/agents/{agent}/flush", { body: options })).flushed);
+  }
+
   // -- the agent's own memory and bookkeeping (agent or admin keys) ----------------------------------
 
   /** The agent's memories (summaries of ended conversations), newest first. */
   async memories(options: MemoriesOptions = {}): Promise<MemoryRecord[]> {
     return (await this.#call("get", "/v1/agents/{agent}/memories", { query: options })).memories ?? [];
+  }
+
+  /** How many memories the agent keeps at most (the oldest go beyond it). */
+  async memoryCap(): Promise<number> {
+    return Number((await this.#call("get", "/v1/agents/{agent}/memories", { query: { limit: 1 } })).cap);
   }
 
   /** Delete one memory; returns how many were deleted (0 or 1). */
@@ -317,10 +439,45 @@ export class Memlane {
       : this.#call("get", "/v1/agents/{agent}/status");
   }
 
+  /** Delete the agent: its conversations, facts, profiles and digests (its memories too with `purge`);
+   * returns how many of each were deleted. */
+  deleteAgent(options: DeleteAgentOptions = {}): Promise<Record<string, number>> {
+    return this.#call("delete", "/v1/agents/{agent}", { query: options });
+  }
+
+  // -- the store (admin keys), and who a key is ------------------------------------------------------
+
+  /** Who this client's key is: its scope, agent and user (any key; an open server answers admin). */
+  async whoami(): Promise<WhoAmI> {
+    return (await this.#call("get", "/v1/whoami")) as unknown as WhoAmI;
+  }
+
+  /** Every agent with anything stored (admin key). */
+  agents(): Promise<string[]> {
+    return this.#call("get", "/v1/agents");
+  }
+
+  /** Every API key, never the keys themselves; `include_revoked` lists revoked ones too (admin key). */
+  apiKeys(options: ApiKeysOptions = {}): Promise<ApiKey[]> {
+    return this.#call("get", "/v1/keys", { query: options });
+  }
+
+  /** Make an API key (admin key): `"admin"`, `"agent"` (with `agent`) or `"user"` (with `agent` and `user`).
+   * The answer holds the key itself, this once only. */
+  async createApiKey(scope: KeyScope, options: CreateApiKeyOptions = {}): Promise<NewApiKey> {
+    return (await this.#call("post", "/v1/keys", { body: { ...options, scope } })) as unknown as NewApiKey;
+  }
+
+  /** Revoke an API key by id (admin key); returns its record, now revoked. */
+  revokeApiKey(keyId: number): Promise<ApiKey> {
+    return this.#call("delete", "/v1/keys/{key_id}", { path: { key_id: keyId } });
+  }
+
   // -- export and import -----------------------------------------------------------------------------
 
   /** The agent's records (of some threads only, if given), one object per line of the export. */
   async *exportRecords(options: { threads?: string[] } = {}): AsyncGenerator<Record<string, unknown>> {
+    await this.#resolveAgent();
     const response = await this.#http.send({
       method: "GET",
       path: this.#path("/v1/agents/{agent}/export"),
@@ -358,6 +515,7 @@ export class Memlane {
   /** Load an export (JSON Lines text, or its records) into the agent, in one transaction. */
   async import(source: string | Iterable<Record<string, unknown>>, options: ImportOptions = {}): Promise<ImportResult> {
     const text = typeof source === "string" ? source : Array.from(source, (r) => JSON.stringify(r) + "\n").join("");
+    await this.#resolveAgent();
     const answer = await this.#http.json({
       method: "POST",
       path: this.#path("/v1/agents/{agent}/import"),
@@ -375,6 +533,7 @@ export class Memlane {
     path: P,
     args: Args<P, M> = {},
   ): Promise<ResultOf<P, M>> {
+    if (path.includes("{agent}")) await this.#resolveAgent();
     const answer = await this.#http.json({
       method: method.toUpperCase(),
       path: this.#path(path, args.path as Record<string, unknown> | undefined),
@@ -384,10 +543,25 @@ export class Memlane {
     return answer as ResultOf<P, M>;
   }
 
-  /** `template` with `{agent}` and its other parameters filled in, each escaped. */
+  /** The agent of the calls: given, or the key's, asked of the server once (`"default"` for an admin key or
+   * a server without keys, as the Python client). A failed question is asked again at the next call. */
+  async #resolveAgent(): Promise<string> {
+    if (this.#agent !== null) return this.#agent;
+    this.#asking ??= this.whoami().then(
+      (who) => (this.#agent ??= who.agent || "default"),
+      (error: unknown) => {
+        this.#asking = null;
+        throw error;
+      },
+    );
+    return this.#asking;
+  }
+
+  /** `template` with `{agent}` (known by now: see {@link #resolveAgent}) and its other parameters filled in,
+   * each escaped as one path segment (a thread named `slack/C42` is `slack%2FC42`). */
   #path(template: string, params: Record<string, unknown> = {}): string {
     return template.replace(/\{(\w+)\}/g, (_, name: string) => {
-      const value = name === "agent" ? this.agent : params[name];
+      const value = name === "agent" ? this.#agent : params[name];
       if (value === undefined || value === null) throw new TypeError(`${template}: no value for {${name}}`);
       return encodeURIComponent(String(value));
     });

@@ -24,6 +24,26 @@ export type ContextSection = Schemas["SectionOut"];
 export type MessageInput = Schemas["MessageBody"];
 export type Role = MessageInput["role"];
 export type Visibility = Schemas["VisibilityBody"]["visibility"];
+/** What memlane keeps about one user: preferred persona, custom context, interactions. */
+export type UserRecord = Schemas["UserRecord"];
+/** An API key as stored (never the key itself). */
+export type ApiKey = Schemas["ApiKey"];
+export type KeyScope = ApiKey["scope"];
+
+/** A key just made: its record, and the key itself, shown this once. Written by hand: `POST /v1/keys`
+ * answers an untyped object. */
+export interface NewApiKey {
+  record: ApiKey;
+  key: string;
+}
+
+/** Who a key is (`GET /v1/whoami`): its scope, its agent (null for an admin key) and its user (user keys).
+ * Written by hand: the route answers an untyped object. */
+export interface WhoAmI {
+  scope: KeyScope;
+  agent: string | null;
+  user: string | null;
+}
 
 /** One message of {@link Context.openai_messages}, ready for an OpenAI-style chat completion.
  * Written by hand: the document types these as plain objects. */

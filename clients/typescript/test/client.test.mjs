@@ -121,6 +121,168 @@ describe("threads, messages and context", () => {
   });
 });
 
+describe("messages by id, users and tokens", () => {
+  test("a message is read, edited and deleted by id, in a thread whose name holds a slash", async () => {
+    const mem = as("bot");
+    const thread = "slack/C42"; // one path segment: slack%2FC42
+    const said = await mem.addMessage(thread, "user", "my favourite colour is teal", { user: "alice", external_id: "ts-1" });
+    assert.equal((await mem.thread(thread)).key, thread);
+    assert.ok((await mem.threads()).some((t) => t.key === thread), "stored under its own name, not split at the slash");
+    assert.equal((await mem.message(thread, said.id)).content, "my favourite colour is teal");
+
+    const edited = await mem.editMessage(thread, said.id, "my favourite colour is crimson");
+    assert.equal(edited.id, said.id);
+    assert.equal(edited.content, "my favourite colour is crimson");
+    assert.deepEqual((await mem.history(thread)).map((m) => m.content), ["my favourite colour is crimson"]);
+    const hits = await mem.recall("crimson", { user: "alice", thread, kinds: ["message"] });
+    assert.ok(hits.some((h) => h.message_id === said.id), "the edit is what search finds");
+
+    const second = await mem.addMessage(thread, "assistant", "Crimson, noted.");
+    const third = await mem.addMessage(thread, "user", "and teal for the walls", { user: "alice" });
+    assert.equal(await mem.deleteMessages(thread, [said.id, second.id]), 2);
+    assert.deepEqual((await mem.history(thread)).map((m) => m.id), [third.id]);
+    await failure(mem.message(thread, said.id), NotFound);
+    await mem.deleteMessage(thread, third.id);
+    assert.deepEqual(await mem.history(thread), []);
+    await failure(mem.editMessage(thread, third.id, "gone"), NotFound);
+  });
+
+  test("externalMessage finds a message by its platform id, and is null for an unknown one", async () => {
+    const mem = as("bot");
+    const said = await mem.addMessage("chan-ext", "user", "delivered once", { user: "alice", external_id: "discord-77" });
+    assert.equal((await mem.externalMessage("chan-ext", "discord-77"))?.id, said.id);
+    assert.equal(await mem.externalMessage("chan-ext", "discord-78"), null);
+    // only a 404 means "none": a key of another agent is still refused
+    await failure(as("other").externalMessage("chan-ext", "discord-77"), Forbidden);
+  });
+
+  test("a user's persona and custom context are set field by field", async () => {
+    const mem = as("bot");
+    const set = await mem.setUser("hana", { persona: "a terse pirate" });
+    assert.equal(set.user, "hana");
+    assert.equal(set.persona, "a terse pirate");
+    await mem.setUser("hana", { custom_context: "Hana is learning Rust" });
+    const record = await mem.user("hana");
+    assert.equal(record.persona, "a terse pirate", "a field left out stays as it is");
+    assert.equal(record.custom_context, "Hana is learning Rust");
+    assert.equal((await mem.setUser("hana", { persona: null })).persona, null, "null clears a field");
+    await failure(as("bob").user("hana"), Forbidden);
+    assert.equal((await as("bob").user("bob")).user, "bob");
+  });
+
+  test("countTokens counts with the agent's tokenizer; flush waits for the vectors", async () => {
+    const mem = as("bot");
+    const short = await mem.countTokens("hello world");
+    const long = await mem.countTokens("hello world ".repeat(50));
+    assert.ok(short > 0 && long > 10 * short, `${short} then ${long}`);
+    assert.equal(await mem.flush({ timeout: 10 }), true);
+  });
+
+  test("forgetMatching forgets the user's facts that say a text, and no one else's", async () => {
+    const mem = as("bot");
+    const paris = await mem.remember("Ivan lives in Paris", { user: "ivan" });
+    const other = await mem.remember("Ivan lives in Paris", { user: "judy" });
+    const kept = await mem.remember("Ivan plays chess", { user: "ivan" });
+    await mem.flush();
+    const gone = await mem.forgetMatching("Ivan lives in Paris", { user: "ivan" });
+    assert.deepEqual(gone.map((f) => f.id), [paris.id]);
+    const left = (await mem.facts({ user: "ivan" })).map((f) => f.id);
+    assert.ok(left.includes(kept.id) && !left.includes(paris.id), JSON.stringify(left));
+    assert.ok((await mem.facts({ user: "judy" })).some((f) => f.id === other.id), "judy's fact stays");
+    assert.deepEqual(await mem.forgetMatching("Ivan lives in Paris", { user: "ivan" }), []);
+  });
+});
+
+describe("the agent from the key (GET /v1/whoami)", () => {
+  test("without an agent option, the client asks once and uses the key's agent", async () => {
+    let asked = 0;
+    const counting = (url, init) => {
+      if (String(url).endsWith("/v1/whoami")) asked++;
+      return fetch(url, init);
+    };
+    const mem = new Memlane({ url: server.url, key: keys.bot, fetch: counting });
+    assert.equal(mem.agent, null, "not known before the first call");
+    await Promise.all([
+      mem.addMessage("chan-whoami", "user", "which agent am I?", { user: "alice" }),
+      mem.facts({ user: "alice" }),
+    ]);
+    assert.equal(mem.agent, "bot");
+    await mem.history("chan-whoami");
+    assert.equal(asked, 1, "asked once, for concurrent first calls too");
+    assert.equal((await as("bot").history("chan-whoami")).length, 1, "written to the key's agent");
+
+    const alice = new Memlane({ url: server.url, key: keys.alice });
+    assert.deepEqual(await alice.whoami(), { scope: "user", agent: "bot", user: "alice" });
+    assert.equal((await alice.history("chan-whoami")).length, 1);
+    assert.equal(alice.agent, "bot");
+
+    const admin = new Memlane({ url: server.url, key: keys.admin });
+    await admin.addMessage("chan-default", "user", "an admin key has no agent", { user: "alice" });
+    assert.equal(admin.agent, "default");
+    assert.equal((await as("admin", { agent: "default" }).history("chan-default")).length, 1);
+
+    const nobody = new Memlane({ url: server.url });
+    await failure(nobody.facts(), Unauthenticated);
+    assert.equal(nobody.agent, null);
+  });
+});
+
+describe("the agent and the store (admin)", () => {
+  test("agents lists every agent; deleteAgent removes one agent's conversations and facts", async () => {
+    const admin = as("admin");
+    const scratch = admin.withAgent("scratch");
+    await scratch.addMessage("chan-s", "user", "soon gone", { user: "kim" });
+    await scratch.remember("Kim likes figs", { user: "kim" });
+    assert.ok((await admin.agents()).includes("scratch"));
+    await failure(as("bot").agents(), Forbidden);
+    await failure(as("alice").deleteAgent(), Forbidden);
+
+    const deleted = await scratch.deleteAgent();
+    assert.deepEqual([deleted.threads, deleted.facts], [1, 1], JSON.stringify(deleted));
+    await failure(scratch.thread("chan-s"), NotFound);
+    assert.deepEqual(await scratch.facts({ user: "kim" }), []);
+    assert.deepEqual(await scratch.threads(), []);
+  });
+
+  test("an API key is made, listed, used and revoked", async () => {
+    const admin = as("admin");
+    const made = await admin.createApiKey("user", { agent: "bot", user: "gina", label: "ts test" });
+    assert.match(made.key, /\S{20,}/);
+    assert.equal(made.record.scope, "user");
+    assert.equal(made.record.user, "gina");
+    assert.ok(made.key.startsWith(made.record.prefix));
+    const gina = new Memlane({ url: server.url, key: made.key });
+    assert.deepEqual(await gina.whoami(), { scope: "user", agent: "bot", user: "gina" });
+    assert.ok((await admin.apiKeys()).some((k) => k.id === made.record.id && k.label === "ts test"));
+    await failure(as("bot").apiKeys(), Forbidden);
+    await failure(as("bot").createApiKey("admin"), Forbidden);
+
+    const revoked = await admin.revokeApiKey(made.record.id);
+    assert.ok(revoked.revoked_at, "revoked now");
+    await failure(gina.whoami(), Unauthenticated);
+    assert.ok(!(await admin.apiKeys()).some((k) => k.id === made.record.id));
+    assert.ok((await admin.apiKeys({ include_revoked: true })).some((k) => k.id === made.record.id));
+  });
+
+  test("prune, pruneMessages, summaries and memoryCap answer what the server did", async () => {
+    const mem = as("bot");
+    await mem.addMessage("chan-prune", "user", "old enough to prune?", { user: "alice" });
+    await mem.addMessage("chan-prune-kept", "user", "keep my thread", { user: "alice" });
+    assert.equal(await mem.prune(3650), 0, "nothing is ten years idle");
+    assert.equal(await mem.pruneMessages(3650), 0);
+    assert.equal(await mem.pruneMessages(0, { thread: "chan-prune" }), 1, "older than now: the one message");
+    assert.deepEqual(await mem.history("chan-prune"), []);
+    assert.equal((await mem.thread("chan-prune")).key, "chan-prune", "its thread stays");
+    assert.equal((await mem.history("chan-prune-kept")).length, 1, "another thread is untouched");
+    await failure(as("alice").prune(1), Forbidden);
+
+    assert.ok(Array.isArray(await mem.summaries({ thread: "chan-prune-kept" })));
+    await failure(as("alice").summaries(), Forbidden);
+    const cap = await mem.memoryCap();
+    assert.ok(Number.isInteger(cap) && cap > 0, String(cap));
+  });
+});
+
 describe("facts", () => {
   test("remember, read, change, share and forget a fact", async () => {
     const mem = as("bot");

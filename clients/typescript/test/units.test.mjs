@@ -101,3 +101,45 @@ test("query parameters: none for undefined and null, repeated for lists, ISO 860
   assert.equal(calls[0].url, "http://127.0.0.1:8080/v1/agents/bot/facts?user=alice&include_superseded=true");
   assert.equal(calls[1].url, "http://127.0.0.1:8080/v1/agents/bot/usage?since=2026-01-02T03%3A04%3A05.000Z");
 });
+
+test("a name is one path segment: a thread named slack/C42 is sent as slack%2FC42", async () => {
+  const { calls, fetch } = scripted([200, {}, "null"]);
+  const mem = new Memlane({ agent: "bot", fetch });
+  await mem.externalMessage("slack/C42", "msg/7?x");
+  await mem.editMessage("slack/C42", 5, "new text");
+  assert.equal(calls[0].url, "http://127.0.0.1:8080/v1/agents/bot/threads/slack%2FC42/external/msg%2F7%3Fx");
+  assert.equal(calls[1].url, "http://127.0.0.1:8080/v1/agents/bot/threads/slack%2FC42/messages/5");
+  assert.equal(calls[1].init.method, "PATCH");
+  assert.deepEqual(JSON.parse(calls[1].init.body), { content: "new text" });
+});
+
+test("without an agent option: whoami once, 'default' for a key without agent, asked again after a failure", async () => {
+  const open = scripted([200, {}, '{"scope": "admin", "agent": null, "user": null}'], [200, {}, "[]"]);
+  const mem = new Memlane({ fetch: open.fetch });
+  await mem.facts();
+  await mem.facts();
+  assert.deepEqual(open.calls.map((c) => c.url.replace("http://127.0.0.1:8080", "")), [
+    "/v1/whoami",
+    "/v1/agents/default/facts",
+    "/v1/agents/default/facts",
+  ]);
+  assert.equal(mem.agent, "default");
+
+  const flaky = scripted([503, {}], [200, {}, '{"scope": "agent", "agent": "bot", "user": null}'], [200, {}, "[]"]);
+  const retried = new Memlane({ fetch: flaky.fetch, maxRetries: 0 });
+  assert.ok((await retried.facts().catch((e) => e)) instanceof StorageError);
+  assert.equal(retried.agent, null);
+  await retried.facts();
+  assert.deepEqual(flaky.calls.map((c) => c.url.replace("http://127.0.0.1:8080", "")), [
+    "/v1/whoami",
+    "/v1/whoami",
+    "/v1/agents/bot/facts",
+  ]);
+});
+
+test("externalMessage answers null for a 404 only; other errors are thrown", async () => {
+  const { fetch } = scripted([404, {}], [500, {}]);
+  const mem = new Memlane({ agent: "bot", fetch, maxRetries: 0 });
+  assert.equal(await mem.externalMessage("t", "nope"), null);
+  assert.ok((await mem.externalMessage("t", "nope").catch((e) => e)) instanceof ServerError);
+});

@@ -757,6 +757,17 @@ export interface components {
          * @description An API key as stored: only the SHA-256 of the key itself, and the key's first characters to tell it apart.
          *
          *     ``agent`` is None for an admin key; ``user`` is set for a user key only.
+         * @example {
+         *       "id": 3,
+         *       "prefix": "ml_Xk2p9aQ",
+         *       "scope": "user",
+         *       "agent": "support-bot",
+         *       "user": "alice",
+         *       "label": "alice's phone",
+         *       "created_at": "2026-11-24T09:31:00Z",
+         *       "expires_at": null,
+         *       "revoked_at": null
+         *     }
          */
         ApiKey: {
             /** Id */
@@ -787,6 +798,11 @@ export interface components {
         /**
          * ContextBody
          * @description ``Memory.context``'s arguments.
+         * @example {
+         *       "query": "where do we eat tonight?",
+         *       "user": "alice",
+         *       "budget": 1000
+         *     }
          */
         ContextBody: {
             /** Query */
@@ -801,6 +817,77 @@ export interface components {
         /**
          * ContextOut
          * @description A context: the OpenAI-style messages, the sections with token counts, and what it is made of.
+         * @example {
+         *       "openai_messages": [
+         *         {
+         *           "role": "system",
+         *           "content": "You plan trips.\n\n## Remembered facts\n- [preference] Alice is vegetarian"
+         *         },
+         *         {
+         *           "role": "user",
+         *           "content": "Bob: where do we eat tonight?"
+         *         }
+         *       ],
+         *       "sections": [
+         *         {
+         *           "title": "Remembered facts",
+         *           "lines": [
+         *             "[preference] Alice is vegetarian"
+         *           ],
+         *           "tokens": 9
+         *         }
+         *       ],
+         *       "system_prompt": "You plan trips.",
+         *       "summaries": [],
+         *       "facts": [
+         *         {
+         *           "id": 2,
+         *           "agent": "support-bot",
+         *           "content": "Alice is vegetarian",
+         *           "category": "preference",
+         *           "importance": 4,
+         *           "owner": "alice",
+         *           "subject": null,
+         *           "visibility": "private",
+         *           "source_thread": "lisbon-trip",
+         *           "source_from_seq": 12,
+         *           "source_to_seq": 12,
+         *           "metadata": {},
+         *           "created_at": "2026-11-24T09:31:00Z",
+         *           "updated_at": "2026-11-24T09:31:00Z",
+         *           "last_accessed_at": null,
+         *           "access_count": 0,
+         *           "status": "active",
+         *           "valid_from": null,
+         *           "invalid_at": null,
+         *           "superseded_by": null
+         *         }
+         *       ],
+         *       "recalled": [],
+         *       "messages": [
+         *         {
+         *           "id": 12,
+         *           "agent": "support-bot",
+         *           "thread": "lisbon-trip",
+         *           "seq": 12,
+         *           "role": "user",
+         *           "content": "Alice is vegetarian, so no seafood place for her",
+         *           "user": "bob",
+         *           "name": "Bob",
+         *           "tool_calls": null,
+         *           "tool_call_id": null,
+         *           "token_count": 16,
+         *           "metadata": {},
+         *           "created_at": "2026-11-24T09:31:00Z",
+         *           "summarized": false
+         *         }
+         *       ],
+         *       "budget": 4000,
+         *       "encoding": "o200k_base",
+         *       "tokens": 61,
+         *       "dropped_messages": 0,
+         *       "extra_sections": []
+         *     }
          */
         ContextOut: {
             /** Openai Messages */
@@ -835,7 +922,11 @@ export interface components {
         };
         /**
          * Deleted
-         * @description Seed 001's answer to a delete.
+         * @description The answer to a delete: ``success`` and ``deletedCount``.
+         * @example {
+         *       "success": true,
+         *       "deletedCount": 8
+         *     }
          */
         Deleted: {
             /** Success */
@@ -846,6 +937,9 @@ export interface components {
         /**
          * EditBody
          * @description A message's new text (the chat platform's edit).
+         * @example {
+         *       "content": "the printer on floor 2 is jammed"
+         *     }
          */
         EditBody: {
             /** Content */
@@ -856,6 +950,28 @@ export interface components {
          * @description A remembered memory: something about a user (``owner``) or about a ``subject``.
          *
          *     ``owner`` is None for the agent's own memories, which every user of the agent may see.
+         * @example {
+         *       "id": 2,
+         *       "agent": "support-bot",
+         *       "content": "Alice is vegetarian",
+         *       "category": "preference",
+         *       "importance": 4,
+         *       "owner": "alice",
+         *       "subject": null,
+         *       "visibility": "private",
+         *       "source_thread": "lisbon-trip",
+         *       "source_from_seq": 12,
+         *       "source_to_seq": 12,
+         *       "metadata": {},
+         *       "created_at": "2026-11-24T09:31:00Z",
+         *       "updated_at": "2026-11-24T09:31:00Z",
+         *       "last_accessed_at": null,
+         *       "access_count": 0,
+         *       "status": "active",
+         *       "valid_from": null,
+         *       "invalid_at": null,
+         *       "superseded_by": null
+         *     }
          */
         Fact: {
             /** Id */
@@ -917,6 +1033,12 @@ export interface components {
         /**
          * FactBody
          * @description ``Memory.remember``'s arguments.
+         * @example {
+         *       "content": "Alice is vegetarian",
+         *       "user": "alice",
+         *       "category": "preference",
+         *       "importance": 4
+         *     }
          */
         FactBody: {
             /** Content */
@@ -947,6 +1069,21 @@ export interface components {
         /**
          * FactChange
          * @description One entry of a fact's audit history.
+         * @example {
+         *       "id": 5,
+         *       "fact_id": 2,
+         *       "action": "update",
+         *       "actor": "alice",
+         *       "old_content": "Alice eats fish",
+         *       "new_content": "Alice is vegetarian",
+         *       "changes": {
+         *         "content": [
+         *           "Alice eats fish",
+         *           "Alice is vegetarian"
+         *         ]
+         *       },
+         *       "at": "2026-11-24T09:31:00Z"
+         *     }
          */
         FactChange: {
             /** Id */
@@ -975,6 +1112,47 @@ export interface components {
          * FactOut
          * @description A fact with its change history (empty for a user who sees another user's shared fact: its current
          *     text only, never the earlier versions).
+         * @example {
+         *       "fact": {
+         *         "id": 2,
+         *         "agent": "support-bot",
+         *         "content": "Alice is vegetarian",
+         *         "category": "preference",
+         *         "importance": 4,
+         *         "owner": "alice",
+         *         "subject": null,
+         *         "visibility": "private",
+         *         "source_thread": "lisbon-trip",
+         *         "source_from_seq": 12,
+         *         "source_to_seq": 12,
+         *         "metadata": {},
+         *         "created_at": "2026-11-24T09:31:00Z",
+         *         "updated_at": "2026-11-24T09:31:00Z",
+         *         "last_accessed_at": null,
+         *         "access_count": 0,
+         *         "status": "active",
+         *         "valid_from": null,
+         *         "invalid_at": null,
+         *         "superseded_by": null
+         *       },
+         *       "history": [
+         *         {
+         *           "id": 5,
+         *           "fact_id": 2,
+         *           "action": "update",
+         *           "actor": "alice",
+         *           "old_content": "Alice eats fish",
+         *           "new_content": "Alice is vegetarian",
+         *           "changes": {
+         *             "content": [
+         *               "Alice eats fish",
+         *               "Alice is vegetarian"
+         *             ]
+         *           },
+         *           "at": "2026-11-24T09:31:00Z"
+         *         }
+         *       ]
+         *     }
          */
         FactOut: {
             fact: components["schemas"]["Fact"];
@@ -984,6 +1162,10 @@ export interface components {
         /**
          * FactPatch
          * @description What ``Memory.update_fact`` changes; ``user`` acts as the owner.
+         * @example {
+         *       "content": "Alice is vegan",
+         *       "importance": 5
+         *     }
          */
         FactPatch: {
             /** Content */
@@ -1006,6 +1188,9 @@ export interface components {
         /**
          * FlushBody
          * @description Wait up to ``timeout`` seconds (at most 30) for the vectors of writes already made.
+         * @example {
+         *       "timeout": 5
+         *     }
          */
         FlushBody: {
             /** Timeout */
@@ -1014,6 +1199,10 @@ export interface components {
         /**
          * ForgetMatchingBody
          * @description Forget the user's facts that say ``text`` (``Memory.forget_matching``).
+         * @example {
+         *       "text": "Bob likes pizza",
+         *       "user": "bob"
+         *     }
          */
         ForgetMatchingBody: {
             /** Text */
@@ -1038,6 +1227,23 @@ export interface components {
          *     ``retrievers`` names the retrievers that found the item (e.g. ``("keyword", "vector")``); ``("nearby",)``
          *     when none did and the message joined as the turn just beyond a better candidate's window
          *     (``SearchConfig.beyond_window``).
+         * @example {
+         *       "kind": "fact",
+         *       "id": 2,
+         *       "text": "Alice is vegetarian",
+         *       "score": 0.82,
+         *       "thread": "lisbon-trip",
+         *       "message_id": null,
+         *       "created_at": "2026-11-24T09:31:00Z",
+         *       "metadata": {},
+         *       "user": "alice",
+         *       "seq": null,
+         *       "message_ids": [],
+         *       "retrievers": [
+         *         "keyword",
+         *         "vector"
+         *       ]
+         *     }
          */
         Hit: {
             /**
@@ -1085,6 +1291,29 @@ export interface components {
          *
          *     ``thread`` is None for hits not tied to a thread (most facts). ``hits`` are in the order they happened;
          *     ``score`` is the best hit's, and groups come best first.
+         * @example {
+         *       "thread": "lisbon-trip",
+         *       "score": 0.82,
+         *       "hits": [
+         *         {
+         *           "kind": "fact",
+         *           "id": 2,
+         *           "text": "Alice is vegetarian",
+         *           "score": 0.82,
+         *           "thread": "lisbon-trip",
+         *           "message_id": null,
+         *           "created_at": "2026-11-24T09:31:00Z",
+         *           "metadata": {},
+         *           "user": "alice",
+         *           "seq": null,
+         *           "message_ids": [],
+         *           "retrievers": [
+         *             "keyword",
+         *             "vector"
+         *           ]
+         *         }
+         *       ]
+         *     }
          */
         HitGroup: {
             /** Thread */
@@ -1097,6 +1326,23 @@ export interface components {
         /**
          * Job
          * @description A durable background job (summarize a thread, create a memory, merge a profile ...).
+         * @example {
+         *       "id": 31,
+         *       "agent": "support-bot",
+         *       "kind": "summarize",
+         *       "payload": {
+         *         "thread": "lisbon-trip"
+         *       },
+         *       "status": "dead",
+         *       "attempts": 5,
+         *       "max_attempts": 5,
+         *       "run_after": "2026-11-24T09:31:00Z",
+         *       "lease_owner": null,
+         *       "lease_expires_at": null,
+         *       "last_error": "ProviderError: the LLM answered 503",
+         *       "created_at": "2026-11-24T09:31:00Z",
+         *       "updated_at": "2026-11-24T09:31:00Z"
+         *     }
          */
         Job: {
             /** Id */
@@ -1143,6 +1389,12 @@ export interface components {
         /**
          * KeyBody
          * @description A new API key (admin only).
+         * @example {
+         *       "scope": "user",
+         *       "agent": "support-bot",
+         *       "user": "alice",
+         *       "label": "alice's phone"
+         *     }
          */
         KeyBody: {
             /**
@@ -1162,6 +1414,32 @@ export interface components {
         /**
          * MemoriesOut
          * @description The agent's memories, newest first, and how many it keeps at most.
+         * @example {
+         *       "memories": [
+         *         {
+         *           "id": 9,
+         *           "content": "The Lisbon trip is planned: Alfama apartment, 120 euros a day, no seafood for Alice.",
+         *           "createdAt": "2026-11-24T09:31:00Z",
+         *           "updatedAt": "2026-11-24T09:31:00Z",
+         *           "sourceConversationId": "lisbon-trip",
+         *           "metadata": {},
+         *           "summary": {
+         *             "id": 9,
+         *             "agent": "support-bot",
+         *             "thread": "lisbon-trip",
+         *             "kind": "memory",
+         *             "content": "The Lisbon trip is planned.",
+         *             "from_seq": 1,
+         *             "to_seq": 20,
+         *             "owner": null,
+         *             "method": "extractive",
+         *             "metadata": {},
+         *             "created_at": "2026-11-24T09:31:00Z"
+         *           }
+         *         }
+         *       ],
+         *       "cap": 10
+         *     }
          */
         MemoriesOut: {
             /** Memories */
@@ -1174,7 +1452,28 @@ export interface components {
         };
         /**
          * MemoryOut
-         * @description One agent memory in seed 001's shape (plus memlane's own fields).
+         * @description One agent memory: ``id``, ``content``, ``createdAt``, ``updatedAt``, plus memlane's own fields.
+         * @example {
+         *       "id": 9,
+         *       "content": "The Lisbon trip is planned: Alfama apartment, 120 euros a day, no seafood for Alice.",
+         *       "createdAt": "2026-11-24T09:31:00Z",
+         *       "updatedAt": "2026-11-24T09:31:00Z",
+         *       "sourceConversationId": "lisbon-trip",
+         *       "metadata": {},
+         *       "summary": {
+         *         "id": 9,
+         *         "agent": "support-bot",
+         *         "thread": "lisbon-trip",
+         *         "kind": "memory",
+         *         "content": "The Lisbon trip is planned.",
+         *         "from_seq": 1,
+         *         "to_seq": 20,
+         *         "owner": null,
+         *         "method": "extractive",
+         *         "metadata": {},
+         *         "created_at": "2026-11-24T09:31:00Z"
+         *       }
+         *     }
          */
         MemoryOut: {
             /** Id */
@@ -1207,6 +1506,22 @@ export interface components {
          *     ``seq`` is its position in the thread: 1, 2, 3 … with no gaps and no repeats. After ``reset()`` the
          *     numbering goes on where it stopped (seqs are never reused, so ranges recorded in facts and summaries
          *     stay unambiguous).
+         * @example {
+         *       "id": 12,
+         *       "agent": "support-bot",
+         *       "thread": "lisbon-trip",
+         *       "seq": 12,
+         *       "role": "user",
+         *       "content": "Alice is vegetarian, so no seafood place for her",
+         *       "user": "bob",
+         *       "name": "Bob",
+         *       "tool_calls": null,
+         *       "tool_call_id": null,
+         *       "token_count": 16,
+         *       "metadata": {},
+         *       "created_at": "2026-11-24T09:31:00Z",
+         *       "summarized": false
+         *     }
          */
         Message: {
             /** Id */
@@ -1254,6 +1569,12 @@ export interface components {
         /**
          * MessageBody
          * @description One message (``Memory.add_message``'s arguments). ``user``: the end user who wrote it.
+         * @example {
+         *       "role": "user",
+         *       "content": "I'm vegetarian, by the way",
+         *       "user": "alice",
+         *       "name": "Alice"
+         *     }
          */
         MessageBody: {
             /**
@@ -1283,6 +1604,12 @@ export interface components {
         /**
          * MessageIdsBody
          * @description Messages to delete, by id.
+         * @example {
+         *       "ids": [
+         *         41,
+         *         42
+         *       ]
+         *     }
          */
         MessageIdsBody: {
             /** Ids */
@@ -1291,6 +1618,19 @@ export interface components {
         /**
          * MessagesBody
          * @description Several messages appended in one transaction (all or none).
+         * @example {
+         *       "messages": [
+         *         {
+         *           "role": "user",
+         *           "content": "Where do we eat?",
+         *           "user": "bob"
+         *         },
+         *         {
+         *           "role": "assistant",
+         *           "content": "Try Ao 26, it is vegan."
+         *         }
+         *       ]
+         *     }
          */
         MessagesBody: {
             /** Messages */
@@ -1299,6 +1639,13 @@ export interface components {
         /**
          * OneMessageBody
          * @description One message; ``external_id``: the chat platform's id of it (a message delivered twice is stored once).
+         * @example {
+         *       "role": "user",
+         *       "content": "I'm vegetarian, by the way",
+         *       "user": "alice",
+         *       "name": "Alice",
+         *       "external_id": "slack:1716912345.000100"
+         *     }
          */
         OneMessageBody: {
             /**
@@ -1330,6 +1677,14 @@ export interface components {
         /**
          * Problem
          * @description An error (RFC 9457 problem details).
+         * @example {
+         *       "type": "urn:memlane:problem:not-found",
+         *       "title": "Not found",
+         *       "status": 404,
+         *       "detail": "no fact 99 in agent 'support-bot'",
+         *       "instance": "/v1/agents/support-bot/facts/99",
+         *       "request_id": "3f2c9e0d8b7a4c61"
+         *     }
          */
         Problem: {
             /**
@@ -1357,6 +1712,9 @@ export interface components {
          * PruneBody
          * @description Delete what is older than ``older_than_days`` days (threads idle that long, or messages: then ``thread``
          *     may narrow it to one thread).
+         * @example {
+         *       "older_than_days": 90
+         *     }
          */
         PruneBody: {
             /** Older Than Days */
@@ -1367,6 +1725,15 @@ export interface components {
         /**
          * RecallBody
          * @description ``Memory.recall``'s arguments (every filter).
+         * @example {
+         *       "query": "what does Alice eat?",
+         *       "user": "alice",
+         *       "limit": 5,
+         *       "kinds": [
+         *         "fact",
+         *         "message"
+         *       ]
+         *     }
          */
         RecallBody: {
             /** Query */
@@ -1401,10 +1768,19 @@ export interface components {
             now?: string | null;
             /** Group By */
             group_by?: "thread" | null;
+            /** Min Score */
+            min_score?: number | null;
         };
         /**
          * SectionOut
          * @description One section of the context's system message, with its size in tokens.
+         * @example {
+         *       "title": "Remembered facts",
+         *       "lines": [
+         *         "[preference] Alice is vegetarian"
+         *       ],
+         *       "tokens": 9
+         *     }
          */
         SectionOut: {
             /** Title */
@@ -1419,6 +1795,19 @@ export interface components {
          * @description What ``memlane db status`` shows. ``counts`` holds the rows of each table (of the agent, if one was
          *     asked for), and ``pending_vectors``: the messages stored whose vectors are still to come (see
          *     :mod:`memlane.memory.behind`).
+         * @example {
+         *       "backend": "sqlite",
+         *       "location": "",
+         *       "schema_version": 15,
+         *       "counts": {
+         *         "threads": 3,
+         *         "messages": 51,
+         *         "facts": 6
+         *       },
+         *       "meta": {
+         *         "embedding_model": "minilm"
+         *       }
+         *     }
          */
         StoreStatus: {
             /** Backend */
@@ -1439,6 +1828,19 @@ export interface components {
         /**
          * Summary
          * @description A summary of a range of a thread's messages (or an agent memory, a digest ...).
+         * @example {
+         *       "id": 7,
+         *       "agent": "support-bot",
+         *       "thread": "lisbon-trip",
+         *       "kind": "rolling",
+         *       "content": "Bob: the budget is about 120 euros a day. Chen booked an apartment in Alfama.",
+         *       "from_seq": 1,
+         *       "to_seq": 20,
+         *       "owner": null,
+         *       "method": "extractive",
+         *       "metadata": {},
+         *       "created_at": "2026-11-24T09:31:00Z"
+         *     }
          */
         Summary: {
             /** Id */
@@ -1472,6 +1874,9 @@ export interface components {
         /**
          * TextBody
          * @description A text (to count its tokens).
+         * @example {
+         *       "text": "How many tokens is this?"
+         *     }
          */
         TextBody: {
             /** Text */
@@ -1480,6 +1885,24 @@ export interface components {
         /**
          * Thread
          * @description One conversation (a channel, a session), named by the caller within an agent.
+         * @example {
+         *       "agent": "support-bot",
+         *       "key": "lisbon-trip",
+         *       "status": "open",
+         *       "system_prompt": "You plan trips.",
+         *       "metadata": {
+         *         "channel": "C042"
+         *       },
+         *       "created_at": "2026-11-23T18:02:00Z",
+         *       "updated_at": "2026-11-24T09:31:00Z",
+         *       "ended_at": null,
+         *       "message_count": 40,
+         *       "users": [
+         *         "alice",
+         *         "bob",
+         *         "chen"
+         *       ]
+         *     }
          */
         Thread: {
             /** Agent */
@@ -1523,6 +1946,12 @@ export interface components {
         /**
          * ThreadBody
          * @description Create a thread or set its system prompt / metadata.
+         * @example {
+         *       "system_prompt": "You plan trips.",
+         *       "metadata": {
+         *         "channel": "C042"
+         *       }
+         *     }
          */
         ThreadBody: {
             /** System Prompt */
@@ -1536,6 +1965,24 @@ export interface components {
          * ThreadsMessagesBody
          * @description Messages for several threads at once (``Memory.add_to_threads``): their texts are embedded together,
          *     and every thread's messages stored in one transaction: all of them, or none.
+         * @example {
+         *       "threads": {
+         *         "lisbon-trip": [
+         *           {
+         *             "role": "user",
+         *             "content": "Hi all",
+         *             "user": "chen"
+         *           }
+         *         ],
+         *         "dm-bob": [
+         *           {
+         *             "role": "user",
+         *             "content": "Keep it secret",
+         *             "user": "bob"
+         *           }
+         *         ]
+         *       }
+         *     }
          */
         ThreadsMessagesBody: {
             /** Threads */
@@ -1546,6 +1993,11 @@ export interface components {
         /**
          * UsageDay
          * @description An agent's LLM use on one UTC day.
+         * @example {
+         *       "day": "2026-11-24",
+         *       "calls": 12,
+         *       "tokens": 5400
+         *     }
          */
         UsageDay: {
             /**
@@ -1562,6 +2014,9 @@ export interface components {
          * UserPatch
          * @description A user's record: the persona they prefer and the context they asked the bot to keep in mind (null
          *     clears a field; a field left out stays as it is).
+         * @example {
+         *       "persona": "brief and friendly"
+         *     }
          */
         UserPatch: {
             /** Persona */
@@ -1571,8 +2026,15 @@ export interface components {
         };
         /**
          * UserRecord
-         * @description What memlane keeps about one user of an agent (seed 000): their preferred persona, the context they
+         * @description What memlane keeps about one user of an agent: their preferred persona, the context they
          *     asked the bot to keep in mind, how many messages they sent and when they last wrote.
+         * @example {
+         *       "user": "alice",
+         *       "persona": "brief and friendly",
+         *       "custom_context": "I'm vegetarian",
+         *       "interactions": 14,
+         *       "last_interaction": "2026-11-24T09:31:00Z"
+         *     }
          */
         UserRecord: {
             /** User */
@@ -1591,7 +2053,10 @@ export interface components {
         };
         /**
          * VisibilityBody
-         * @description Share a fact with every user of the agent, or make it private again (seed 004).
+         * @description Share a fact with every user of the agent, or make it private again.
+         * @example {
+         *       "visibility": "shared"
+         *     }
          */
         VisibilityBody: {
             /**
@@ -1634,6 +2099,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "agent": "support-bot",
+                     *         "key": "lisbon-trip",
+                     *         "status": "open",
+                     *         "system_prompt": "You plan trips.",
+                     *         "metadata": {
+                     *           "channel": "C042"
+                     *         },
+                     *         "created_at": "2026-11-23T18:02:00Z",
+                     *         "updated_at": "2026-11-24T09:31:00Z",
+                     *         "ended_at": null,
+                     *         "message_count": 40,
+                     *         "users": [
+                     *           "alice",
+                     *           "bob",
+                     *           "chen"
+                     *         ]
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Thread"][];
                 };
             };
@@ -1643,8 +2130,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -1653,8 +2147,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -1663,8 +2164,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -1673,8 +2181,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -1683,8 +2198,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -1693,8 +2215,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -1703,8 +2232,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -1713,8 +2249,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -1723,8 +2266,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -1733,8 +2283,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -1743,8 +2300,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1769,6 +2333,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "agent": "support-bot",
+                     *       "key": "lisbon-trip",
+                     *       "status": "open",
+                     *       "system_prompt": "You plan trips.",
+                     *       "metadata": {
+                     *         "channel": "C042"
+                     *       },
+                     *       "created_at": "2026-11-23T18:02:00Z",
+                     *       "updated_at": "2026-11-24T09:31:00Z",
+                     *       "ended_at": null,
+                     *       "message_count": 40,
+                     *       "users": [
+                     *         "alice",
+                     *         "bob",
+                     *         "chen"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Thread"];
                 };
             };
@@ -1778,8 +2362,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -1788,8 +2379,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -1798,8 +2396,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -1808,8 +2413,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -1818,8 +2430,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -1828,8 +2447,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -1838,8 +2464,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -1848,8 +2481,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -1858,8 +2498,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -1868,8 +2515,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -1878,8 +2532,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1898,6 +2559,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "system_prompt": "You plan trips.",
+                 *       "metadata": {
+                 *         "channel": "C042"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ThreadBody"];
             };
         };
@@ -1908,6 +2577,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "agent": "support-bot",
+                     *       "key": "lisbon-trip",
+                     *       "status": "open",
+                     *       "system_prompt": "You plan trips.",
+                     *       "metadata": {
+                     *         "channel": "C042"
+                     *       },
+                     *       "created_at": "2026-11-23T18:02:00Z",
+                     *       "updated_at": "2026-11-24T09:31:00Z",
+                     *       "ended_at": null,
+                     *       "message_count": 40,
+                     *       "users": [
+                     *         "alice",
+                     *         "bob",
+                     *         "chen"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Thread"];
                 };
             };
@@ -1917,8 +2606,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -1927,8 +2623,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -1937,8 +2640,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -1947,8 +2657,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -1957,8 +2674,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -1967,8 +2691,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -1977,8 +2708,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -1987,8 +2725,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -1997,8 +2742,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -2007,8 +2759,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -2017,8 +2776,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2050,8 +2816,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -2060,8 +2833,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -2070,8 +2850,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -2080,8 +2867,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -2090,8 +2884,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -2100,8 +2901,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -2110,8 +2918,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -2120,8 +2935,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -2130,8 +2952,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -2140,8 +2969,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -2150,8 +2986,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2176,6 +3019,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "agent": "support-bot",
+                     *       "key": "lisbon-trip",
+                     *       "status": "open",
+                     *       "system_prompt": "You plan trips.",
+                     *       "metadata": {
+                     *         "channel": "C042"
+                     *       },
+                     *       "created_at": "2026-11-23T18:02:00Z",
+                     *       "updated_at": "2026-11-24T09:31:00Z",
+                     *       "ended_at": null,
+                     *       "message_count": 40,
+                     *       "users": [
+                     *         "alice",
+                     *         "bob",
+                     *         "chen"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Thread"];
                 };
             };
@@ -2185,8 +3048,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -2195,8 +3065,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -2205,8 +3082,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -2215,8 +3099,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -2225,8 +3116,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -2235,8 +3133,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -2245,8 +3150,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -2255,8 +3167,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -2265,8 +3184,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -2275,8 +3201,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -2285,8 +3218,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2311,6 +3251,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "cleared": 40
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: number;
                     };
@@ -2322,8 +3267,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -2332,8 +3284,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -2342,8 +3301,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -2352,8 +3318,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -2362,8 +3335,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -2372,8 +3352,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -2382,8 +3369,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -2392,8 +3386,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -2402,8 +3403,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -2412,8 +3420,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -2422,8 +3437,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2455,6 +3477,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 12,
+                     *         "agent": "support-bot",
+                     *         "thread": "lisbon-trip",
+                     *         "seq": 12,
+                     *         "role": "user",
+                     *         "content": "Alice is vegetarian, so no seafood place for her",
+                     *         "user": "bob",
+                     *         "name": "Bob",
+                     *         "tool_calls": null,
+                     *         "tool_call_id": null,
+                     *         "token_count": 16,
+                     *         "metadata": {},
+                     *         "created_at": "2026-11-24T09:31:00Z",
+                     *         "summarized": false
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Message"][];
                 };
             };
@@ -2464,8 +3506,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -2474,8 +3523,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -2484,8 +3540,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -2494,8 +3557,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -2504,8 +3574,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -2514,8 +3591,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -2524,8 +3608,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -2534,8 +3625,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -2544,8 +3642,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -2554,8 +3659,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -2564,8 +3676,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2573,7 +3692,10 @@ export interface operations {
     add_message_v1_agents__agent__threads__thread__messages_post: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique text per write (a UUID): the same write sent again (a client that timed out and retries) is stored once, and answers what the first one stored. */
+                "Idempotency-Key"?: string | null;
+            };
             path: {
                 /** @description The thread; a '/' in it is sent as %2F (names: docs/service.md). */
                 thread: string;
@@ -2584,6 +3706,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "role": "user",
+                 *       "content": "I'm vegetarian, by the way",
+                 *       "user": "alice",
+                 *       "name": "Alice",
+                 *       "external_id": "slack:1716912345.000100"
+                 *     }
+                 */
                 "application/json": components["schemas"]["OneMessageBody"];
             };
         };
@@ -2594,6 +3725,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 12,
+                     *       "agent": "support-bot",
+                     *       "thread": "lisbon-trip",
+                     *       "seq": 12,
+                     *       "role": "user",
+                     *       "content": "Alice is vegetarian, so no seafood place for her",
+                     *       "user": "bob",
+                     *       "name": "Bob",
+                     *       "tool_calls": null,
+                     *       "tool_call_id": null,
+                     *       "token_count": 16,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-24T09:31:00Z",
+                     *       "summarized": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -2603,8 +3752,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -2613,8 +3769,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -2623,8 +3786,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -2633,8 +3803,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -2643,8 +3820,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -2653,8 +3837,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -2663,8 +3854,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -2673,8 +3871,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -2683,8 +3888,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -2693,8 +3905,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -2703,8 +3922,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2712,7 +3938,10 @@ export interface operations {
     add_messages_v1_agents__agent__threads__thread__messages_batch_post: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique text per write (a UUID): the same write sent again (a client that timed out and retries) is stored once, and answers what the first one stored. */
+                "Idempotency-Key"?: string | null;
+            };
             path: {
                 /** @description The thread; a '/' in it is sent as %2F (names: docs/service.md). */
                 thread: string;
@@ -2723,6 +3952,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "messages": [
+                 *         {
+                 *           "role": "user",
+                 *           "content": "Where do we eat?",
+                 *           "user": "bob"
+                 *         },
+                 *         {
+                 *           "role": "assistant",
+                 *           "content": "Try Ao 26, it is vegan."
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["MessagesBody"];
             };
         };
@@ -2733,6 +3977,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 12,
+                     *         "agent": "support-bot",
+                     *         "thread": "lisbon-trip",
+                     *         "seq": 12,
+                     *         "role": "user",
+                     *         "content": "Alice is vegetarian, so no seafood place for her",
+                     *         "user": "bob",
+                     *         "name": "Bob",
+                     *         "tool_calls": null,
+                     *         "tool_call_id": null,
+                     *         "token_count": 16,
+                     *         "metadata": {},
+                     *         "created_at": "2026-11-24T09:31:00Z",
+                     *         "summarized": false
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Message"][];
                 };
             };
@@ -2742,8 +4006,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -2752,8 +4023,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -2762,8 +4040,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -2772,8 +4057,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -2782,8 +4074,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -2792,8 +4091,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -2802,8 +4108,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -2812,8 +4125,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -2822,8 +4142,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -2832,8 +4159,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -2842,8 +4176,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2851,7 +4192,10 @@ export interface operations {
     add_to_threads_v1_agents__agent__messages_batch_post: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique text per write (a UUID): the same write sent again (a client that timed out and retries) is stored once, and answers what the first one stored. */
+                "Idempotency-Key"?: string | null;
+            };
             path: {
                 /** @description The agent (names: docs/service.md). */
                 agent: string;
@@ -2860,6 +4204,26 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "threads": {
+                 *         "lisbon-trip": [
+                 *           {
+                 *             "role": "user",
+                 *             "content": "Hi all",
+                 *             "user": "chen"
+                 *           }
+                 *         ],
+                 *         "dm-bob": [
+                 *           {
+                 *             "role": "user",
+                 *             "content": "Keep it secret",
+                 *             "user": "bob"
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ThreadsMessagesBody"];
             };
         };
@@ -2870,6 +4234,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "lisbon-trip": [
+                     *         {
+                     *           "id": 12,
+                     *           "agent": "support-bot",
+                     *           "thread": "lisbon-trip",
+                     *           "seq": 12,
+                     *           "role": "user",
+                     *           "content": "Alice is vegetarian, so no seafood place for her",
+                     *           "user": "bob",
+                     *           "name": "Bob",
+                     *           "tool_calls": null,
+                     *           "tool_call_id": null,
+                     *           "token_count": 16,
+                     *           "metadata": {},
+                     *           "created_at": "2026-11-24T09:31:00Z",
+                     *           "summarized": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: components["schemas"]["Message"][];
                     };
@@ -2881,8 +4267,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -2891,8 +4284,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -2901,8 +4301,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -2911,8 +4318,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -2921,8 +4335,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -2931,8 +4352,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -2941,8 +4369,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -2951,8 +4386,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -2961,8 +4403,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -2971,8 +4420,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -2981,8 +4437,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3008,6 +4471,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 12,
+                     *       "agent": "support-bot",
+                     *       "thread": "lisbon-trip",
+                     *       "seq": 12,
+                     *       "role": "user",
+                     *       "content": "Alice is vegetarian, so no seafood place for her",
+                     *       "user": "bob",
+                     *       "name": "Bob",
+                     *       "tool_calls": null,
+                     *       "tool_call_id": null,
+                     *       "token_count": 16,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-24T09:31:00Z",
+                     *       "summarized": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -3017,8 +4498,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -3027,8 +4515,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -3037,8 +4532,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -3047,8 +4549,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -3057,8 +4566,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -3067,8 +4583,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -3077,8 +4600,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -3087,8 +4617,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -3097,8 +4634,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -3107,8 +4651,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -3117,8 +4668,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3151,8 +4709,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -3161,8 +4726,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -3171,8 +4743,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -3181,8 +4760,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -3191,8 +4777,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -3201,8 +4794,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -3211,8 +4811,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -3221,8 +4828,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -3231,8 +4845,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -3241,8 +4862,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -3251,8 +4879,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3272,6 +4907,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "content": "the printer on floor 2 is jammed"
+                 *     }
+                 */
                 "application/json": components["schemas"]["EditBody"];
             };
         };
@@ -3282,6 +4922,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 12,
+                     *       "agent": "support-bot",
+                     *       "thread": "lisbon-trip",
+                     *       "seq": 12,
+                     *       "role": "user",
+                     *       "content": "Alice is vegetarian, so no seafood place for her",
+                     *       "user": "bob",
+                     *       "name": "Bob",
+                     *       "tool_calls": null,
+                     *       "tool_call_id": null,
+                     *       "token_count": 16,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-24T09:31:00Z",
+                     *       "summarized": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -3291,8 +4949,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -3301,8 +4966,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -3311,8 +4983,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -3321,8 +5000,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -3331,8 +5017,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -3341,8 +5034,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -3351,8 +5051,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -3361,8 +5068,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -3371,8 +5085,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -3381,8 +5102,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -3391,8 +5119,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3411,6 +5146,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ids": [
+                 *         41,
+                 *         42
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["MessageIdsBody"];
             };
         };
@@ -3421,6 +5164,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deleted": 2
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: number;
                     };
@@ -3432,8 +5180,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -3442,8 +5197,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -3452,8 +5214,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -3462,8 +5231,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -3472,8 +5248,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -3482,8 +5265,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -3492,8 +5282,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -3502,8 +5299,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -3512,8 +5316,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -3522,8 +5333,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -3532,8 +5350,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3559,6 +5384,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 12,
+                     *       "agent": "support-bot",
+                     *       "thread": "lisbon-trip",
+                     *       "seq": 12,
+                     *       "role": "user",
+                     *       "content": "Alice is vegetarian, so no seafood place for her",
+                     *       "user": "bob",
+                     *       "name": "Bob",
+                     *       "tool_calls": null,
+                     *       "tool_call_id": null,
+                     *       "token_count": 16,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-24T09:31:00Z",
+                     *       "summarized": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["Message"];
                 };
             };
@@ -3568,8 +5411,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -3578,8 +5428,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -3588,8 +5445,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -3598,8 +5462,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -3608,8 +5479,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -3618,8 +5496,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -3628,8 +5513,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -3638,8 +5530,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -3648,8 +5547,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -3658,8 +5564,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -3668,8 +5581,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3686,6 +5606,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "older_than_days": 90
+                 *     }
+                 */
                 "application/json": components["schemas"]["PruneBody"];
             };
         };
@@ -3696,6 +5621,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deleted": 2
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: number;
                     };
@@ -3707,8 +5637,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -3717,8 +5654,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -3727,8 +5671,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -3737,8 +5688,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -3747,8 +5705,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -3757,8 +5722,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -3767,8 +5739,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -3777,8 +5756,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -3787,8 +5773,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -3797,8 +5790,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -3807,8 +5807,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3825,6 +5832,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "older_than_days": 90
+                 *     }
+                 */
                 "application/json": components["schemas"]["PruneBody"];
             };
         };
@@ -3835,6 +5847,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deleted": 120
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: number;
                     };
@@ -3846,8 +5863,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -3856,8 +5880,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -3866,8 +5897,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -3876,8 +5914,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -3886,8 +5931,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -3896,8 +5948,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -3906,8 +5965,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -3916,8 +5982,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -3926,8 +5999,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -3936,8 +6016,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -3946,8 +6033,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3974,6 +6068,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 7,
+                     *         "agent": "support-bot",
+                     *         "thread": "lisbon-trip",
+                     *         "kind": "rolling",
+                     *         "content": "Bob: the budget is about 120 euros a day. Chen booked an apartment in Alfama.",
+                     *         "from_seq": 1,
+                     *         "to_seq": 20,
+                     *         "owner": null,
+                     *         "method": "extractive",
+                     *         "metadata": {},
+                     *         "created_at": "2026-11-24T09:31:00Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Summary"][];
                 };
             };
@@ -3983,8 +6094,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -3993,8 +6111,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -4003,8 +6128,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -4013,8 +6145,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -4023,8 +6162,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -4033,8 +6179,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -4043,8 +6196,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -4053,8 +6213,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -4063,8 +6230,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -4073,8 +6247,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -4083,8 +6264,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4103,6 +6291,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "query": "where do we eat tonight?",
+                 *       "user": "alice",
+                 *       "budget": 1000
+                 *     }
+                 */
                 "application/json": components["schemas"]["ContextBody"];
             };
         };
@@ -4113,6 +6308,79 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "openai_messages": [
+                     *         {
+                     *           "role": "system",
+                     *           "content": "You plan trips.\n\n## Remembered facts\n- [preference] Alice is vegetarian"
+                     *         },
+                     *         {
+                     *           "role": "user",
+                     *           "content": "Bob: where do we eat tonight?"
+                     *         }
+                     *       ],
+                     *       "sections": [
+                     *         {
+                     *           "title": "Remembered facts",
+                     *           "lines": [
+                     *             "[preference] Alice is vegetarian"
+                     *           ],
+                     *           "tokens": 9
+                     *         }
+                     *       ],
+                     *       "system_prompt": "You plan trips.",
+                     *       "summaries": [],
+                     *       "facts": [
+                     *         {
+                     *           "id": 2,
+                     *           "agent": "support-bot",
+                     *           "content": "Alice is vegetarian",
+                     *           "category": "preference",
+                     *           "importance": 4,
+                     *           "owner": "alice",
+                     *           "subject": null,
+                     *           "visibility": "private",
+                     *           "source_thread": "lisbon-trip",
+                     *           "source_from_seq": 12,
+                     *           "source_to_seq": 12,
+                     *           "metadata": {},
+                     *           "created_at": "2026-11-24T09:31:00Z",
+                     *           "updated_at": "2026-11-24T09:31:00Z",
+                     *           "last_accessed_at": null,
+                     *           "access_count": 0,
+                     *           "status": "active",
+                     *           "valid_from": null,
+                     *           "invalid_at": null,
+                     *           "superseded_by": null
+                     *         }
+                     *       ],
+                     *       "recalled": [],
+                     *       "messages": [
+                     *         {
+                     *           "id": 12,
+                     *           "agent": "support-bot",
+                     *           "thread": "lisbon-trip",
+                     *           "seq": 12,
+                     *           "role": "user",
+                     *           "content": "Alice is vegetarian, so no seafood place for her",
+                     *           "user": "bob",
+                     *           "name": "Bob",
+                     *           "tool_calls": null,
+                     *           "tool_call_id": null,
+                     *           "token_count": 16,
+                     *           "metadata": {},
+                     *           "created_at": "2026-11-24T09:31:00Z",
+                     *           "summarized": false
+                     *         }
+                     *       ],
+                     *       "budget": 4000,
+                     *       "encoding": "o200k_base",
+                     *       "tokens": 61,
+                     *       "dropped_messages": 0,
+                     *       "extra_sections": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["ContextOut"];
                 };
             };
@@ -4122,8 +6390,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -4132,8 +6407,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -4142,8 +6424,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -4152,8 +6441,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -4162,8 +6458,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -4172,8 +6475,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -4182,8 +6492,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -4192,8 +6509,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -4202,8 +6526,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -4212,8 +6543,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -4222,8 +6560,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4240,6 +6585,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "query": "what does Alice eat?",
+                 *       "user": "alice",
+                 *       "limit": 5,
+                 *       "kinds": [
+                 *         "fact",
+                 *         "message"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["RecallBody"];
             };
         };
@@ -4250,6 +6606,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "kind": "fact",
+                     *         "id": 2,
+                     *         "text": "Alice is vegetarian",
+                     *         "score": 0.82,
+                     *         "thread": "lisbon-trip",
+                     *         "message_id": null,
+                     *         "created_at": "2026-11-24T09:31:00Z",
+                     *         "metadata": {},
+                     *         "user": "alice",
+                     *         "seq": null,
+                     *         "message_ids": [],
+                     *         "retrievers": [
+                     *           "keyword",
+                     *           "vector"
+                     *         ]
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Hit"][] | components["schemas"]["HitGroup"][];
                 };
             };
@@ -4259,8 +6636,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -4269,8 +6653,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -4279,8 +6670,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -4289,8 +6687,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -4299,8 +6704,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -4309,8 +6721,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -4319,8 +6738,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -4329,8 +6755,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -4339,8 +6772,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -4349,8 +6789,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -4359,8 +6806,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4393,6 +6847,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 2,
+                     *         "agent": "support-bot",
+                     *         "content": "Alice is vegetarian",
+                     *         "category": "preference",
+                     *         "importance": 4,
+                     *         "owner": "alice",
+                     *         "subject": null,
+                     *         "visibility": "private",
+                     *         "source_thread": "lisbon-trip",
+                     *         "source_from_seq": 12,
+                     *         "source_to_seq": 12,
+                     *         "metadata": {},
+                     *         "created_at": "2026-11-24T09:31:00Z",
+                     *         "updated_at": "2026-11-24T09:31:00Z",
+                     *         "last_accessed_at": null,
+                     *         "access_count": 0,
+                     *         "status": "active",
+                     *         "valid_from": null,
+                     *         "invalid_at": null,
+                     *         "superseded_by": null
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Fact"][];
                 };
             };
@@ -4402,8 +6882,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -4412,8 +6899,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -4422,8 +6916,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -4432,8 +6933,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -4442,8 +6950,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -4452,8 +6967,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -4462,8 +6984,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -4472,8 +7001,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -4482,8 +7018,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -4492,8 +7035,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -4502,8 +7052,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4520,6 +7077,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "content": "Alice is vegetarian",
+                 *       "user": "alice",
+                 *       "category": "preference",
+                 *       "importance": 4
+                 *     }
+                 */
                 "application/json": components["schemas"]["FactBody"];
             };
         };
@@ -4530,6 +7095,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 2,
+                     *       "agent": "support-bot",
+                     *       "content": "Alice is vegetarian",
+                     *       "category": "preference",
+                     *       "importance": 4,
+                     *       "owner": "alice",
+                     *       "subject": null,
+                     *       "visibility": "private",
+                     *       "source_thread": "lisbon-trip",
+                     *       "source_from_seq": 12,
+                     *       "source_to_seq": 12,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-24T09:31:00Z",
+                     *       "updated_at": "2026-11-24T09:31:00Z",
+                     *       "last_accessed_at": null,
+                     *       "access_count": 0,
+                     *       "status": "active",
+                     *       "valid_from": null,
+                     *       "invalid_at": null,
+                     *       "superseded_by": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["Fact"];
                 };
             };
@@ -4539,8 +7128,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -4549,8 +7145,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -4559,8 +7162,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -4569,8 +7179,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -4579,8 +7196,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -4589,8 +7213,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -4599,8 +7230,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -4609,8 +7247,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -4619,8 +7264,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -4629,8 +7281,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -4639,8 +7298,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4669,6 +7335,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "forgotten": 3
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: number;
                     };
@@ -4680,8 +7351,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -4690,8 +7368,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -4700,8 +7385,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -4710,8 +7402,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -4720,8 +7419,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -4730,8 +7436,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -4740,8 +7453,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -4750,8 +7470,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -4760,8 +7487,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -4770,8 +7504,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -4780,8 +7521,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4805,6 +7553,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "fact": {
+                     *         "id": 2,
+                     *         "agent": "support-bot",
+                     *         "content": "Alice is vegetarian",
+                     *         "category": "preference",
+                     *         "importance": 4,
+                     *         "owner": "alice",
+                     *         "subject": null,
+                     *         "visibility": "private",
+                     *         "source_thread": "lisbon-trip",
+                     *         "source_from_seq": 12,
+                     *         "source_to_seq": 12,
+                     *         "metadata": {},
+                     *         "created_at": "2026-11-24T09:31:00Z",
+                     *         "updated_at": "2026-11-24T09:31:00Z",
+                     *         "last_accessed_at": null,
+                     *         "access_count": 0,
+                     *         "status": "active",
+                     *         "valid_from": null,
+                     *         "invalid_at": null,
+                     *         "superseded_by": null
+                     *       },
+                     *       "history": [
+                     *         {
+                     *           "id": 5,
+                     *           "fact_id": 2,
+                     *           "action": "update",
+                     *           "actor": "alice",
+                     *           "old_content": "Alice eats fish",
+                     *           "new_content": "Alice is vegetarian",
+                     *           "changes": {
+                     *             "content": [
+                     *               "Alice eats fish",
+                     *               "Alice is vegetarian"
+                     *             ]
+                     *           },
+                     *           "at": "2026-11-24T09:31:00Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["FactOut"];
                 };
             };
@@ -4814,8 +7605,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -4824,8 +7622,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -4834,8 +7639,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -4844,8 +7656,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -4854,8 +7673,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -4864,8 +7690,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -4874,8 +7707,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -4884,8 +7724,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -4894,8 +7741,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -4904,8 +7758,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -4914,8 +7775,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4942,6 +7810,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 2,
+                     *       "agent": "support-bot",
+                     *       "content": "Alice is vegetarian",
+                     *       "category": "preference",
+                     *       "importance": 4,
+                     *       "owner": "alice",
+                     *       "subject": null,
+                     *       "visibility": "private",
+                     *       "source_thread": "lisbon-trip",
+                     *       "source_from_seq": 12,
+                     *       "source_to_seq": 12,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-24T09:31:00Z",
+                     *       "updated_at": "2026-11-24T09:31:00Z",
+                     *       "last_accessed_at": null,
+                     *       "access_count": 0,
+                     *       "status": "active",
+                     *       "valid_from": null,
+                     *       "invalid_at": null,
+                     *       "superseded_by": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["Fact"];
                 };
             };
@@ -4951,8 +7843,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -4961,8 +7860,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -4971,8 +7877,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -4981,8 +7894,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -4991,8 +7911,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -5001,8 +7928,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -5011,8 +7945,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -5021,8 +7962,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -5031,8 +7979,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -5041,8 +7996,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -5051,8 +8013,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5070,6 +8039,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "content": "Alice is vegan",
+                 *       "importance": 5
+                 *     }
+                 */
                 "application/json": components["schemas"]["FactPatch"];
             };
         };
@@ -5080,6 +8055,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 2,
+                     *       "agent": "support-bot",
+                     *       "content": "Alice is vegetarian",
+                     *       "category": "preference",
+                     *       "importance": 4,
+                     *       "owner": "alice",
+                     *       "subject": null,
+                     *       "visibility": "private",
+                     *       "source_thread": "lisbon-trip",
+                     *       "source_from_seq": 12,
+                     *       "source_to_seq": 12,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-24T09:31:00Z",
+                     *       "updated_at": "2026-11-24T09:31:00Z",
+                     *       "last_accessed_at": null,
+                     *       "access_count": 0,
+                     *       "status": "active",
+                     *       "valid_from": null,
+                     *       "invalid_at": null,
+                     *       "superseded_by": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["Fact"];
                 };
             };
@@ -5089,8 +8088,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -5099,8 +8105,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -5109,8 +8122,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -5119,8 +8139,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -5129,8 +8156,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -5139,8 +8173,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -5149,8 +8190,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -5159,8 +8207,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -5169,8 +8224,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -5179,8 +8241,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -5189,8 +8258,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5208,6 +8284,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "visibility": "shared"
+                 *     }
+                 */
                 "application/json": components["schemas"]["VisibilityBody"];
             };
         };
@@ -5218,6 +8299,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 2,
+                     *       "agent": "support-bot",
+                     *       "content": "Alice is vegetarian",
+                     *       "category": "preference",
+                     *       "importance": 4,
+                     *       "owner": "alice",
+                     *       "subject": null,
+                     *       "visibility": "private",
+                     *       "source_thread": "lisbon-trip",
+                     *       "source_from_seq": 12,
+                     *       "source_to_seq": 12,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-24T09:31:00Z",
+                     *       "updated_at": "2026-11-24T09:31:00Z",
+                     *       "last_accessed_at": null,
+                     *       "access_count": 0,
+                     *       "status": "active",
+                     *       "valid_from": null,
+                     *       "invalid_at": null,
+                     *       "superseded_by": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["Fact"];
                 };
             };
@@ -5227,8 +8332,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -5237,8 +8349,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -5247,8 +8366,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -5257,8 +8383,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -5267,8 +8400,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -5277,8 +8417,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -5287,8 +8434,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -5297,8 +8451,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -5307,8 +8468,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -5317,8 +8485,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -5327,8 +8502,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5346,6 +8528,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "visibility": "shared"
+                 *     }
+                 */
                 "application/json": components["schemas"]["VisibilityBody"];
             };
         };
@@ -5356,6 +8543,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 2,
+                     *       "agent": "support-bot",
+                     *       "content": "Alice is vegetarian",
+                     *       "category": "preference",
+                     *       "importance": 4,
+                     *       "owner": "alice",
+                     *       "subject": null,
+                     *       "visibility": "private",
+                     *       "source_thread": "lisbon-trip",
+                     *       "source_from_seq": 12,
+                     *       "source_to_seq": 12,
+                     *       "metadata": {},
+                     *       "created_at": "2026-11-24T09:31:00Z",
+                     *       "updated_at": "2026-11-24T09:31:00Z",
+                     *       "last_accessed_at": null,
+                     *       "access_count": 0,
+                     *       "status": "active",
+                     *       "valid_from": null,
+                     *       "invalid_at": null,
+                     *       "superseded_by": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["Fact"];
                 };
             };
@@ -5365,8 +8576,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -5375,8 +8593,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -5385,8 +8610,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -5395,8 +8627,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -5405,8 +8644,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -5415,8 +8661,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -5425,8 +8678,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -5435,8 +8695,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -5445,8 +8712,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -5455,8 +8729,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -5465,8 +8746,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5483,6 +8771,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "text": "Bob likes pizza",
+                 *       "user": "bob"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ForgetMatchingBody"];
             };
         };
@@ -5493,6 +8787,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 2,
+                     *         "agent": "support-bot",
+                     *         "content": "Alice is vegetarian",
+                     *         "category": "preference",
+                     *         "importance": 4,
+                     *         "owner": "alice",
+                     *         "subject": null,
+                     *         "visibility": "private",
+                     *         "source_thread": "lisbon-trip",
+                     *         "source_from_seq": 12,
+                     *         "source_to_seq": 12,
+                     *         "metadata": {},
+                     *         "created_at": "2026-11-24T09:31:00Z",
+                     *         "updated_at": "2026-11-24T09:31:00Z",
+                     *         "last_accessed_at": null,
+                     *         "access_count": 0,
+                     *         "status": "active",
+                     *         "valid_from": null,
+                     *         "invalid_at": null,
+                     *         "superseded_by": null
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Fact"][];
                 };
             };
@@ -5502,8 +8822,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -5512,8 +8839,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -5522,8 +8856,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -5532,8 +8873,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -5542,8 +8890,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -5552,8 +8907,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -5562,8 +8924,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -5572,8 +8941,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -5582,8 +8958,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -5592,8 +8975,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -5602,8 +8992,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5628,6 +9025,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "memories": [
+                     *         {
+                     *           "id": 9,
+                     *           "content": "The Lisbon trip is planned: Alfama apartment, 120 euros a day, no seafood for Alice.",
+                     *           "createdAt": "2026-11-24T09:31:00Z",
+                     *           "updatedAt": "2026-11-24T09:31:00Z",
+                     *           "sourceConversationId": "lisbon-trip",
+                     *           "metadata": {},
+                     *           "summary": {
+                     *             "id": 9,
+                     *             "agent": "support-bot",
+                     *             "thread": "lisbon-trip",
+                     *             "kind": "memory",
+                     *             "content": "The Lisbon trip is planned.",
+                     *             "from_seq": 1,
+                     *             "to_seq": 20,
+                     *             "owner": null,
+                     *             "method": "extractive",
+                     *             "metadata": {},
+                     *             "created_at": "2026-11-24T09:31:00Z"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "cap": 10
+                     *     }
+                     */
                     "application/json": components["schemas"]["MemoriesOut"];
                 };
             };
@@ -5637,8 +9062,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -5647,8 +9079,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -5657,8 +9096,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -5667,8 +9113,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -5677,8 +9130,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -5687,8 +9147,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -5697,8 +9164,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -5707,8 +9181,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -5717,8 +9198,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -5727,8 +9215,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -5737,8 +9232,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5761,6 +9263,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "deletedCount": 8
+                     *     }
+                     */
                     "application/json": components["schemas"]["Deleted"];
                 };
             };
@@ -5770,8 +9278,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -5780,8 +9295,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -5790,8 +9312,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -5800,8 +9329,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -5810,8 +9346,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -5820,8 +9363,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -5830,8 +9380,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -5840,8 +9397,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -5850,8 +9414,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -5860,8 +9431,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -5870,8 +9448,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -5895,6 +9480,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "deletedCount": 8
+                     *     }
+                     */
                     "application/json": components["schemas"]["Deleted"];
                 };
             };
@@ -5904,8 +9495,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -5914,8 +9512,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -5924,8 +9529,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -5934,8 +9546,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -5944,8 +9563,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -5954,8 +9580,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -5964,8 +9597,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -5974,8 +9614,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -5984,8 +9631,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -5994,8 +9648,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -6004,8 +9665,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6030,6 +9698,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "user": "alice",
+                     *       "profile": "Alice is vegetarian and loves hiking."
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: unknown;
                     };
@@ -6041,8 +9715,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -6051,8 +9732,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -6061,8 +9749,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -6071,8 +9766,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -6081,8 +9783,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -6091,8 +9800,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -6101,8 +9817,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -6111,8 +9834,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -6121,8 +9851,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -6131,8 +9868,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -6141,8 +9885,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6167,6 +9918,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "user": "alice",
+                     *       "digest": "Today: asked about dinner places."
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: unknown;
                     };
@@ -6178,8 +9935,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -6188,8 +9952,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -6198,8 +9969,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -6208,8 +9986,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -6218,8 +10003,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -6228,8 +10020,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -6238,8 +10037,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -6248,8 +10054,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -6258,8 +10071,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -6268,8 +10088,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -6278,8 +10105,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6306,6 +10140,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 31,
+                     *         "agent": "support-bot",
+                     *         "kind": "summarize",
+                     *         "payload": {
+                     *           "thread": "lisbon-trip"
+                     *         },
+                     *         "status": "dead",
+                     *         "attempts": 5,
+                     *         "max_attempts": 5,
+                     *         "run_after": "2026-11-24T09:31:00Z",
+                     *         "lease_owner": null,
+                     *         "lease_expires_at": null,
+                     *         "last_error": "ProviderError: the LLM answered 503",
+                     *         "created_at": "2026-11-24T09:31:00Z",
+                     *         "updated_at": "2026-11-24T09:31:00Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Job"][];
                 };
             };
@@ -6315,8 +10170,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -6325,8 +10187,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -6335,8 +10204,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -6345,8 +10221,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -6355,8 +10238,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -6365,8 +10255,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -6375,8 +10272,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -6385,8 +10289,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -6395,8 +10306,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -6405,8 +10323,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -6415,8 +10340,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6440,6 +10372,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 31,
+                     *       "agent": "support-bot",
+                     *       "kind": "summarize",
+                     *       "payload": {
+                     *         "thread": "lisbon-trip"
+                     *       },
+                     *       "status": "dead",
+                     *       "attempts": 5,
+                     *       "max_attempts": 5,
+                     *       "run_after": "2026-11-24T09:31:00Z",
+                     *       "lease_owner": null,
+                     *       "lease_expires_at": null,
+                     *       "last_error": "ProviderError: the LLM answered 503",
+                     *       "created_at": "2026-11-24T09:31:00Z",
+                     *       "updated_at": "2026-11-24T09:31:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Job"];
                 };
             };
@@ -6449,8 +10400,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -6459,8 +10417,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -6469,8 +10434,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -6479,8 +10451,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -6489,8 +10468,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -6499,8 +10485,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -6509,8 +10502,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -6519,8 +10519,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -6529,8 +10536,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -6539,8 +10553,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -6549,8 +10570,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6575,6 +10603,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "agent": "support-bot",
+                     *       "since": null,
+                     *       "usage": [
+                     *         {
+                     *           "agent": "support-bot",
+                     *           "operation": "summarize",
+                     *           "calls": 4,
+                     *           "failures": 0,
+                     *           "prompt_tokens": 3100,
+                     *           "completion_tokens": 420,
+                     *           "latency_s": 3.2,
+                     *           "p95_latency_s": 1.1
+                     *         }
+                     *       ],
+                     *       "budget": {
+                     *         "agent": "support-bot",
+                     *         "limit": 0,
+                     *         "spent": 3520,
+                     *         "window_s": 86400,
+                     *         "reserve": 0.1,
+                     *         "low": false,
+                     *         "resume_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: unknown;
                     };
@@ -6586,8 +10641,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -6596,8 +10658,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -6606,8 +10675,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -6616,8 +10692,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -6626,8 +10709,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -6636,8 +10726,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -6646,8 +10743,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -6656,8 +10760,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -6666,8 +10777,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -6676,8 +10794,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -6686,8 +10811,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6712,6 +10844,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "day": "2026-11-24",
+                     *         "calls": 12,
+                     *         "tokens": 5400
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["UsageDay"][];
                 };
             };
@@ -6721,8 +10862,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -6731,8 +10879,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -6741,8 +10896,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -6751,8 +10913,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -6761,8 +10930,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -6771,8 +10947,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -6781,8 +10964,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -6791,8 +10981,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -6801,8 +10998,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -6811,8 +11015,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -6821,8 +11032,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6845,6 +11063,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "backend": "sqlite",
+                     *       "location": "",
+                     *       "schema_version": 15,
+                     *       "counts": {
+                     *         "threads": 3,
+                     *         "messages": 51,
+                     *         "facts": 6
+                     *       },
+                     *       "meta": {
+                     *         "embedding_model": "minilm"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["StoreStatus"];
                 };
             };
@@ -6854,8 +11087,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -6864,8 +11104,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -6874,8 +11121,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -6884,8 +11138,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -6894,8 +11155,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -6904,8 +11172,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -6914,8 +11189,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -6924,8 +11206,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -6934,8 +11223,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -6944,8 +11240,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -6954,8 +11257,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -6989,8 +11299,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -6999,8 +11316,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -7009,8 +11333,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -7019,8 +11350,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -7029,8 +11367,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -7039,8 +11384,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -7049,8 +11401,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -7059,8 +11418,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -7069,8 +11435,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -7079,8 +11452,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -7089,8 +11469,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7119,6 +11506,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "threads": 3,
+                     *       "messages": 51,
+                     *       "facts": 6,
+                     *       "summaries": 2
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: number;
                     };
@@ -7130,8 +11525,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -7140,8 +11542,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -7150,8 +11559,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -7160,8 +11576,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -7170,8 +11593,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -7180,8 +11610,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -7190,8 +11627,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -7200,8 +11644,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -7210,8 +11661,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -7220,8 +11678,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -7230,8 +11695,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7256,6 +11728,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "user": "alice",
+                     *       "persona": "brief and friendly",
+                     *       "custom_context": "I'm vegetarian",
+                     *       "interactions": 14,
+                     *       "last_interaction": "2026-11-24T09:31:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["UserRecord"];
                 };
             };
@@ -7265,8 +11746,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -7275,8 +11763,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -7285,8 +11780,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -7295,8 +11797,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -7305,8 +11814,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -7315,8 +11831,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -7325,8 +11848,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -7335,8 +11865,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -7345,8 +11882,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -7355,8 +11899,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -7365,8 +11916,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7385,6 +11943,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "persona": "brief and friendly"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UserPatch"];
             };
         };
@@ -7395,6 +11958,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "user": "alice",
+                     *       "persona": "brief and friendly",
+                     *       "custom_context": "I'm vegetarian",
+                     *       "interactions": 14,
+                     *       "last_interaction": "2026-11-24T09:31:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["UserRecord"];
                 };
             };
@@ -7404,8 +11976,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -7414,8 +11993,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -7424,8 +12010,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -7434,8 +12027,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -7444,8 +12044,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -7454,8 +12061,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -7464,8 +12078,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -7474,8 +12095,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -7484,8 +12112,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -7494,8 +12129,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -7504,8 +12146,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7522,6 +12171,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "text": "How many tokens is this?"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TextBody"];
             };
         };
@@ -7532,6 +12186,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tokens": 7
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: number;
                     };
@@ -7543,8 +12202,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -7553,8 +12219,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -7563,8 +12236,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -7573,8 +12253,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -7583,8 +12270,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -7593,8 +12287,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -7603,8 +12304,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -7613,8 +12321,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -7623,8 +12338,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -7633,8 +12355,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -7643,8 +12372,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7661,6 +12397,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "timeout": 5
+                 *     }
+                 */
                 "application/json": components["schemas"]["FlushBody"];
             };
         };
@@ -7671,6 +12412,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "flushed": true
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: boolean;
                     };
@@ -7682,8 +12428,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -7692,8 +12445,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -7702,8 +12462,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -7712,8 +12479,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -7722,8 +12496,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -7732,8 +12513,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -7742,8 +12530,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -7752,8 +12547,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -7762,8 +12564,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -7772,8 +12581,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -7782,8 +12598,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7808,6 +12631,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "threads": 3,
+                     *       "messages": 51,
+                     *       "facts": 6,
+                     *       "summaries": 2,
+                     *       "memories": 0
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: number;
                     };
@@ -7819,8 +12651,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -7829,8 +12668,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -7839,8 +12685,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -7849,8 +12702,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -7859,8 +12719,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -7869,8 +12736,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -7879,8 +12753,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -7889,8 +12770,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -7899,8 +12787,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -7909,8 +12804,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -7919,8 +12821,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -7940,6 +12849,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "scope": "agent",
+                     *       "agent": "support-bot",
+                     *       "user": null
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: string | null;
                     };
@@ -7951,8 +12867,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -7961,8 +12884,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -7971,8 +12901,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -7981,8 +12918,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -7991,8 +12935,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -8001,8 +12952,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -8011,8 +12969,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -8021,8 +12986,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -8031,8 +13003,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -8041,8 +13020,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -8051,8 +13037,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8072,6 +13065,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       "support-bot",
+                     *       "family-memorial"
+                     *     ]
+                     */
                     "application/json": string[];
                 };
             };
@@ -8081,8 +13080,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -8091,8 +13097,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -8101,8 +13114,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -8111,8 +13131,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -8121,8 +13148,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -8131,8 +13165,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -8141,8 +13182,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -8151,8 +13199,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -8161,8 +13216,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -8171,8 +13233,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -8181,8 +13250,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8204,6 +13280,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 3,
+                     *         "prefix": "ml_Xk2p9aQ",
+                     *         "scope": "user",
+                     *         "agent": "support-bot",
+                     *         "user": "alice",
+                     *         "label": "alice's phone",
+                     *         "created_at": "2026-11-24T09:31:00Z",
+                     *         "expires_at": null,
+                     *         "revoked_at": null
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["ApiKey"][];
                 };
             };
@@ -8213,8 +13304,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -8223,8 +13321,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -8233,8 +13338,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -8243,8 +13355,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -8253,8 +13372,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -8263,8 +13389,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -8273,8 +13406,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -8283,8 +13423,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -8293,8 +13440,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -8303,8 +13457,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -8313,8 +13474,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8328,6 +13496,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "scope": "user",
+                 *       "agent": "support-bot",
+                 *       "user": "alice",
+                 *       "label": "alice's phone"
+                 *     }
+                 */
                 "application/json": components["schemas"]["KeyBody"];
             };
         };
@@ -8338,6 +13514,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "record": {
+                     *         "id": 3,
+                     *         "prefix": "ml_Xk2p9aQ",
+                     *         "scope": "user",
+                     *         "agent": "support-bot",
+                     *         "user": "alice",
+                     *         "label": "alice's phone",
+                     *         "created_at": "2026-11-24T09:31:00Z",
+                     *         "expires_at": null,
+                     *         "revoked_at": null
+                     *       },
+                     *       "key": "ml_Xk2p9aQ…(shown once)"
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: unknown;
                     };
@@ -8349,8 +13541,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -8359,8 +13558,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -8369,8 +13575,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -8379,8 +13592,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -8389,8 +13609,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -8399,8 +13626,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -8409,8 +13643,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -8419,8 +13660,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -8429,8 +13677,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -8439,8 +13694,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -8449,8 +13711,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8472,6 +13741,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 3,
+                     *       "prefix": "ml_Xk2p9aQ",
+                     *       "scope": "user",
+                     *       "agent": "support-bot",
+                     *       "user": "alice",
+                     *       "label": "alice's phone",
+                     *       "created_at": "2026-11-24T09:31:00Z",
+                     *       "expires_at": null,
+                     *       "revoked_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
@@ -8481,8 +13763,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -8491,8 +13780,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -8501,8 +13797,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -8511,8 +13814,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -8521,8 +13831,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -8531,8 +13848,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -8541,8 +13865,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -8551,8 +13882,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -8561,8 +13899,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -8571,8 +13916,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -8581,8 +13933,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8604,6 +13963,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "since": null,
+                     *       "usage": [
+                     *         {
+                     *           "agent": "support-bot",
+                     *           "operation": "summarize",
+                     *           "calls": 4,
+                     *           "failures": 0,
+                     *           "prompt_tokens": 3100,
+                     *           "completion_tokens": 420,
+                     *           "latency_s": 3.2,
+                     *           "p95_latency_s": 1.1
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: unknown;
                     };
@@ -8615,8 +13991,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -8625,8 +14008,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -8635,8 +14025,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -8645,8 +14042,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -8655,8 +14059,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -8665,8 +14076,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -8675,8 +14093,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -8685,8 +14110,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -8695,8 +14127,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -8705,8 +14144,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -8715,8 +14161,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8736,6 +14189,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "backend": "sqlite",
+                     *       "location": "",
+                     *       "schema_version": 15,
+                     *       "counts": {
+                     *         "threads": 3,
+                     *         "messages": 51,
+                     *         "facts": 6
+                     *       },
+                     *       "meta": {
+                     *         "embedding_model": "minilm"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["StoreStatus"];
                 };
             };
@@ -8745,8 +14213,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Malformed JSON"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, unknown, revoked or expired API key */
@@ -8755,8 +14230,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unauthenticated",
+                     *       "title": "Missing, unknown, revoked or expired API key",
+                     *       "status": 401,
+                     *       "detail": "Missing, unknown, revoked or expired API key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The key may not do this */
@@ -8765,8 +14247,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:forbidden",
+                     *       "title": "The key may not do this",
+                     *       "status": 403,
+                     *       "detail": "The key may not do this"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not found */
@@ -8775,8 +14264,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Conflict with what is stored */
@@ -8785,8 +14281,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:conflict",
+                     *       "title": "Conflict with what is stored",
+                     *       "status": 409,
+                     *       "detail": "Conflict with what is stored"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request body too large */
@@ -8795,8 +14298,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The body is not JSON (JSON Lines for an import) */
@@ -8805,8 +14315,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:unsupported-media-type",
+                     *       "title": "The body is not JSON (JSON Lines for an import)",
+                     *       "status": 415,
+                     *       "detail": "The body is not JSON (JSON Lines for an import)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Invalid input */
@@ -8815,8 +14332,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:invalid-input",
+                     *       "title": "Invalid input",
+                     *       "status": 422,
+                     *       "detail": "Invalid input"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Rate limit exceeded (see Retry-After) */
@@ -8825,8 +14349,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:rate-limited",
+                     *       "title": "Rate limit exceeded (see Retry-After)",
+                     *       "status": 429,
+                     *       "detail": "Rate limit exceeded (see Retry-After)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description LLM or embedding provider failed */
@@ -8835,8 +14366,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:provider-error",
+                     *       "title": "LLM or embedding provider failed",
+                     *       "status": 502,
+                     *       "detail": "LLM or embedding provider failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Storage unavailable */
@@ -8845,8 +14383,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": unknown;
-                    "application/json": components["schemas"]["Problem"];
+                    /**
+                     * @example {
+                     *       "type": "urn:memlane:problem:storage-unavailable",
+                     *       "title": "Storage unavailable",
+                     *       "status": 503,
+                     *       "detail": "Storage unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -8866,6 +14411,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: string;
                     };
@@ -8888,6 +14438,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ready",
+                     *       "schema_version": 15,
+                     *       "backend": "sqlite"
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: unknown;
                     };
