@@ -1,4 +1,4 @@
-"""``MentionCommands``: a group-chat bot addressed by mention in free form (seed 003), transport-agnostic.
+"""``MentionCommands``: a group-chat bot addressed by mention in free form, transport-agnostic.
 
 | text | what happens | default reply |
 | --- | --- | --- |
@@ -80,7 +80,7 @@ _MANY = 50  # most facts listed for one person
 
 
 class MentionCommands:
-    """Seed 003's group-chat bot addressed by mention (see the module docstring)."""
+    """A group-chat bot addressed by mention (see the module docstring)."""
 
     def __init__(
         self,

@@ -134,9 +134,11 @@ class AgentMixin(MemoryBase):
         """Whether this agent is known to the store: it has something stored, or an API key of its own. Reads
         of an unknown agent are a mistyped name to the CLI and the service (NotFound), not an empty memory.
 
-        Example::
-
-            Memory("bot.db", agent="bot").agent_exists()   # False until bot writes or gets a key
+        Example:
+            >>> mem.agent_exists()
+            True
+            >>> mem.for_agent("nosuchbot").agent_exists()
+            False
         """
         return self.agent in self.store.list_agents() or any(k.agent == self.agent for k in self.api_keys())
 
