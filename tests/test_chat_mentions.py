@@ -89,7 +89,7 @@ def test_the_model_sees_display_names_and_the_store_keeps_ids(mem: Memory, serve
         ("user", "Bob: I prefer cats, sorry Alice"),
         ("user", "Carol: @bot who loves dogs? and when is Bob's birthday?"),
     ]
-    assert "Bob's birthday is in May (about Bob)" in texts[0]
+    assert "shared by Alice: \"Bob's birthday is in May\" (about Bob)" in texts[0]
     assert not any("U1" in t or "U2" in t or "U3" in t for t in texts)  # no platform id reaches the model
     stored = mem.history("#general")
     assert [(m.user, m.name) for m in stored] == [("U1", "Alice"), ("U2", "Bob"), ("U3", "Carol"), (None, None)]
@@ -107,7 +107,7 @@ def test_bad_setup_is_refused(mem: Memory) -> None:
 
 def test_the_docs_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     doc = (Path(__file__).resolve().parents[1] / "docs" / "integrations.md").read_text(encoding="utf-8")
-    [code] = re.findall(r"```python\n(.*?)```", doc, re.DOTALL)
+    [code] = [block for block in re.findall(r"```python\n(.*?)```", doc, re.DOTALL) if "MentionCommands(" in block]
     monkeypatch.chdir(tmp_path)
     scope: dict[str, Any] = {}
     exec(compile(code, "docs/integrations.md", "exec"), scope)

@@ -153,8 +153,7 @@ class ChatCommands:
             kinds=["fact"],
             limit=self.recall_limit,
             metadata={"channel": channel},  # the facts remembered in this channel, a filter inside the search
-            # min_score: issue 38 floor
-        )
+        )  # below the recall floor (the min_score setting) nothing is relevant: "I don't recall ..."
         if not hits:
             return self._say("recall_none", topic=topic)
         lines = [self.templates["recall_header"]]

@@ -274,12 +274,13 @@ class MentionCommands:
 
     def shown(self, text: str) -> str:
         """``text`` as people and the model read it: ``<@id>`` tokens and the ids memlane writes into a
-        context ("(about U2)", a recalled turn's "U2: ...") as display names."""
+        context ("(about U2)", "shared by U2: ...", a recalled turn's "U2: ...") as display names."""
         text = _TOKEN.sub(lambda m: self._names.get(m[1], m[1]), text)
         if not self._names:
             return text
         ids = "|".join(re.escape(uid) for uid in sorted(self._names, key=len, reverse=True))
         text = re.sub(rf"\(about ({ids})\)", lambda m: f"(about {self._names[m[1]]})", text)
+        text = re.sub(rf"shared by ({ids}): ", lambda m: f"shared by {self._names[m[1]]}: ", text)
         return re.sub(rf"(?m)(\] )({ids}): ", lambda m: f"{m[1]}{self._names[m[2]]}: ", text)
 
     def _say(self, key: str, **values: Any) -> Reply:

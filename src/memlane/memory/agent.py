@@ -140,7 +140,7 @@ class AgentMixin(MemoryBase):
             >>> mem.for_agent("nosuchbot").agent_exists()
             False
         """
-        return self.agent in self.store.list_agents() or any(k.agent == self.agent for k in self.api_keys())
+        return self.agent in self.store.list_agents() or any(k.agent == self.agent for k in self.store.list_api_keys())
 
     # -- readiness --------------------------------------------------------------------------------
     def schema_versions(self) -> tuple[int, int]:
