@@ -168,9 +168,6 @@ def test_recall_answers_from_the_channel_it_is_asked_in(tmp_path: Path) -> None:
     assert "quarterly report" in run(bot, "#work", "alice", "!chat recall report")
 
 
-@pytest.mark.xfail(
-    reason="an absolute relevance floor for recall (issue 38's min_score) is not on main yet", strict=True
-)
 def test_recall_with_vectors_says_it_recalls_nothing_off_topic(tmp_path: Path) -> None:
     from memlane.embeddings import FakeEmbedder
 

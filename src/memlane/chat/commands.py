@@ -153,7 +153,7 @@ class ChatCommands:
             kinds=["fact"],
             limit=self.recall_limit,
             metadata={"channel": channel},  # the facts remembered in this channel, a filter inside the search
-            # min_score: issue 38 floor
+            # min_score: issue 38 floor (the min_score setting applies when none is passed)
         )
         if not hits:
             return self._say("recall_none", topic=topic)
