@@ -172,7 +172,7 @@ def test_recall_with_vectors_says_it_recalls_nothing_off_topic(tmp_path: Path) -
     from memlane.embeddings import FakeEmbedder
 
     mem = Memory(
-        tmp_path / "bot.db", agent="rosey", settings=load_settings(worker="none", embedder="none"),
+        tmp_path / "bot.db", agent="rosey", settings=load_settings(worker="none", embedder="none", min_score=0.15),
         embedder=FakeEmbedder(), llm=None,
     )  # fmt: skip
     bot = ChatCommands(mem, None)

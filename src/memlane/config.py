@@ -27,6 +27,9 @@ __all__ = ["Settings", "default_home", "load_settings"]
 #: recall()'s default floor on a hit's score (the ``min_score`` setting), calibrated on bench/facts.py and
 #: bench/locomo.py with the default preset and the local MiniLM embedder (bench/RESULTS.md, issue 38).
 MIN_SCORE = 0.15
+#: The embedding models that floor was calibrated with: with another model (whose cosines run on another
+#: scale), or keyword search alone, recall() has no floor unless ``min_score`` is given.
+CALIBRATED_MODELS = frozenset({"all-MiniLM-L6-v2-int8"})
 
 _config_file: ContextVar[Path | None] = ContextVar("memlane_config_file", default=None)
 
@@ -126,12 +129,13 @@ class Settings(BaseSettings):
         10, ge=1, description="Most memories an agent keeps per audience (its own, a user's, a group's); compaction."
     )
     search_preset: str = Field("default", description="Named search preset used by recall().")
-    min_score: float = Field(
-        MIN_SCORE,
+    min_score: float | None = Field(
+        None,
         ge=0.0,
         le=1.0,
-        description="recall() leaves out hits scoring below this (0 turns the floor off); the scores of the default "
-        "preset mean the same in every query, and the default was calibrated on bench/facts.py and bench/locomo.py.",
+        description="recall() leaves out hits scoring below this (0 turns the floor off). Unset: 0.15 with the local "
+        "MiniLM model it was calibrated with on bench/facts.py and bench/locomo.py, no floor with another embedder "
+        "(its cosines run on another scale) or keyword search alone.",
     )
     llm_provider: str | None = Field(None, description="openai, ollama, anthropic or none.")
     llm_base_url: str | None = None

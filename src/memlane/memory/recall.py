@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, Literal, overload
 
+from ..config import CALIBRATED_MODELS, MIN_SCORE
 from ..context import Context, Section, assemble
 from ..errors import InvalidInput, StorageError
 from ..retrieval import Found, SearchConfig, get_preset
@@ -108,7 +109,8 @@ class RecallMixin(MemoryBase):
         A hit's ``score`` means the same in every query under the default preset: about 0 when nothing of
         the query matched, near 1 when all of its words and meaning did (boosts for a named person, time or
         neighbouring turn may lift it a little beyond). Hits scoring below ``min_score`` are left out, so a
-        query nothing answers returns ``[]``; default: the ``min_score`` setting (0.15), which applies to
+        query nothing answers returns ``[]``; default: the ``min_score`` setting (0.15) with the local model it was calibrated with (another
+        embedder, or none, has no default floor), which applies to
         presets whose scores are calibrated (:attr:`SearchConfig.calibrated`; a given ``min_score`` applies to
         any preset). ``min_score=0`` turns the floor off. Only the facts returned count as recalled (their
         access count and time).
@@ -164,6 +166,8 @@ class RecallMixin(MemoryBase):
         found = self.searcher.search(self.agent, text, scope, limit, config, now=at)
         if floor is None and config.calibrated:
             floor = self.settings.min_score
+            if floor is None and getattr(self.embedder, "model", None) in CALIBRATED_MODELS:
+                floor = MIN_SCORE
         if floor:
             found = [f for f in found if f.score >= floor]
         hits = self._hydrate(found)
