@@ -70,9 +70,9 @@ class FactsMixin(MemoryBase):
             owner=check_optional_key(user, "user"),
             subject=check_optional_key(subject, "subject"),
             # The agent's own facts are seen by every user of the agent: they are shared, whatever is asked.
-            visibility="shared"
-            if user is None
-            else check_visibility(self.settings.fact_visibility if visibility is None else visibility),
+            visibility=_visibility_of(
+                user, check_visibility(self.settings.fact_visibility if visibility is None else visibility)
+            ),
             metadata=check_metadata(metadata),
             source_thread=check_optional_key(thread, "thread"),
         )
@@ -331,3 +331,8 @@ class FactsMixin(MemoryBase):
 
 def _check_id(value: Any) -> int:
     return check_positive(value, f"an id must be a positive integer, not {value!r}")
+
+
+def _visibility_of(owner: str | None, asked: str) -> str:
+    """The visibility a new fact gets: as asked, but the agent's own facts (no owner) are always shared."""
+    return "shared" if owner is None else asked
