@@ -87,7 +87,9 @@ class FactsMixin(MemoryBase):
         owner = check_optional_key(user, "user")
         text = check_content(content, "content", self.settings.max_content_chars).strip()
         if owner is not None and _FIRST_PERSON.search(text):
-            text = third_person(text, display_name(self, owner))
+            name = display_name(self, owner)
+            text = third_person(text, name, capitalize=False)
+            text = text if text.startswith(name) else text[:1].upper() + text[1:]  # "u7 likes tea" stays
         fact = NewFact(
             content=text,
             category=check_category(category),
