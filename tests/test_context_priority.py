@@ -135,7 +135,7 @@ def test_private_facts_are_tagged_personal_and_shared_ones_shared(tmp_path: Path
         mem.add_message("t", "user", "hello", user="alice")
         text = mem.context("t", user="alice").system_text()
         assert "- [fact] Alice is allergic to penicillin (personal)" in text
-        assert "- [fact] Alice sings in the choir (shared)" in text
+        assert '- [fact] shared by alice: "Alice sings in the choir"' in text  # shared, and whose words they are
         assert "- [fact] The bot answers in English\n" in text + "\n"
 
 
