@@ -38,6 +38,7 @@ from .rules import CandidateFact, attribute_of, extract_facts
 
 if TYPE_CHECKING:
     from ..memory import Memory
+    from ..memory.base import MemoryBase
     from .core import Pipeline
 
 __all__ = ["display_name", "label", "plan", "stated_facts"]
@@ -57,7 +58,7 @@ def label(user: str | None) -> str:
     return user.capitalize() if user.isalpha() and user.islower() else user
 
 
-def display_name(memory: Memory, user: str) -> str:
+def display_name(memory: MemoryBase, user: str) -> str:
     """The name ``user`` goes by: the ``name`` given with their most recent messages, else the name their
     facts tell ("The user's name is Alice"), else :func:`label` of their id."""
     for thread in memory.store.list_threads(memory.agent, user=user, status=None, limit=_NAME_THREADS, offset=0):
