@@ -17,7 +17,11 @@ too, so the rule's effect can be seen.
 LoCoMo's observations describe everything a careful reader took from a session; the rules only take plain
 first-person statements ("I'm allergic to …", "my birthday is …", "I love …"), so recall stays low by design.
 
-    .venv/bin/python bench/extraction.py [--data PATH] [--out bench/out/extraction.json] [--show N]
+The cost at write: ``--writes N`` (default 1000) writes LoCoMo's first N turns with ``add_message`` into two
+fresh SQLite stores without an embedder, one with ``facts_on_write`` off and one with it on, turn by turn
+alternately, and prints the p50/p95 of each (the rules' cost on every user message, and the facts' writes).
+
+    .venv/bin/python bench/extraction.py [--data PATH] [--out bench/out/extraction.json] [--show N] [--writes N]
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import os
 import platform
 import re
 import statistics
+import tempfile
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass
@@ -37,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from memlane import Memory, load_settings
 from memlane.embeddings import OnnxMiniLMEmbedder
 from memlane.pipeline.extractive import content_terms
 from memlane.pipeline.rules import extract_facts
@@ -176,11 +182,41 @@ def score(data: list[dict[str, Any]], facts: list[Extracted], embedder: OnnxMini
     }
 
 
+def write_cost(data: list[dict[str, Any]], n: int) -> dict[str, Any]:
+    """p50/p95 ms of ``add_message`` for the first ``n`` turns, with ``facts_on_write`` off and on."""
+    turns = [(number, t) for item in data for number, ts in sessions(item) for t in ts][:n]
+    out: dict[str, Any] = {"writes": len(turns)}
+    with tempfile.TemporaryDirectory() as tmp:
+        mems = {
+            on: Memory(
+                Path(tmp) / f"{on}.db",
+                agent="bench",
+                settings=load_settings(worker="none", embedder="none", facts_on_write=on),
+            )
+            for on in (False, True)
+        }
+        times: dict[bool, list[float]] = {False: [], True: []}
+        for number, t in turns:
+            for on, mem in mems.items():
+                t0 = time.perf_counter()
+                mem.add_message(f"s{number}", "user", t["text"], user=t["speaker"], name=t["speaker"])
+                times[on].append((time.perf_counter() - t0) * 1e3)
+        for on, mem in mems.items():
+            key = "on" if on else "off"
+            ordered = sorted(times[on])
+            out[f"add_message_ms_p50_{key}"] = round(statistics.median(ordered), 3)
+            out[f"add_message_ms_p95_{key}"] = round(ordered[int(0.95 * (len(ordered) - 1))], 3)
+            out[f"facts_stored_{key}"] = len(mem.facts(all_users=True))
+            mem.close()
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "extraction.json")
     parser.add_argument("--show", type=int, default=0, help="print this many facts that match no observation")
+    parser.add_argument("--writes", type=int, default=1000, help="turns written to measure the cost at write")
     args = parser.parse_args()
     data = json.loads(args.data.read_text())
     started = datetime.now(UTC)
@@ -202,6 +238,8 @@ def main() -> None:
             for f, v in zip(facts, verdicts, strict=True)
         ],
     }
+    if args.writes:
+        report["write_cost"] = write_cost(data, args.writes)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=1, ensure_ascii=False))
     print(f"{turns} turns read, {result['facts']} facts extracted "
@@ -214,6 +252,12 @@ def main() -> None:
     misses = [r for r in report["facts_list"] if not r["match"]]
     for r in misses[: args.show]:
         print(f"  miss {r['rule']:10s} {r['fact']!r}  ~ {r.get('nearest')!r} ({r.get('cosine')}, {r.get('words')})")
+    if args.writes:
+        cost = report["write_cost"]
+        print(f"add_message over {cost['writes']} turns (SQLite, no embedder): facts_on_write off "
+              f"p50 {cost['add_message_ms_p50_off']} / p95 {cost['add_message_ms_p95_off']} ms, on "
+              f"p50 {cost['add_message_ms_p50_on']} / p95 {cost['add_message_ms_p95_on']} ms; "
+              f"{cost['facts_stored_on']} facts stored with their messages")  # fmt: skip
     print(f"wrote {args.out}")
 
 
