@@ -105,6 +105,7 @@ def test_first_person_facts_are_stored_in_the_third_person_with_the_display_name
     assert mem.remember("I like tea", user="u7").content == "u7 likes tea"
     assert mem.remember("I am a helpful assistant").content == "I am a helpful assistant"  # no owner: as said
     assert mem.remember("Bob prefers aisle seats", user="u42").content == "Bob prefers aisle seats"
+    assert mem.remember("Mel carves out me-time daily", user="u42").content == "Mel carves out me-time daily"
 
 
 def test_the_name_a_user_told_names_their_facts(bare: Memory) -> None:
@@ -123,6 +124,7 @@ def test_third_person_keeps_contractions_and_reads_a_lower_case_i() -> None:
     assert third_person("I haven't been to Peru", "Alice") == "Alice hasn't been to Peru"
     assert third_person("I won't fly", "Alice") == "Alice won't fly"
     assert third_person("i like tea", "Alice") == "Alice likes tea"
+    assert third_person("I take me-time on Sundays", "Alice") == "Alice takes me-time on Sundays"
 
 
 # -- facts stated in a message -----------------------------------------------------------------------

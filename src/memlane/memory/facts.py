@@ -36,7 +36,7 @@ MERGE_EXTRA_WORDS = 1
 """Without an embedder, the most words the longer of two facts may add to the shorter to be merged."""
 _ARTICLES = frozenset({"a", "an", "the"})
 _TOKENS = re.compile(r"[\w']+")
-_FIRST_PERSON = re.compile(r"\b(?:I|i|I'm|I’m|i'm|I've|I’ve|my|My|me|Me|mine|myself)\b")
+_FIRST_PERSON = re.compile(r"\b(?:I|i|I'm|I’m|i'm|I've|I’ve|my|My|me|Me|mine|myself)\b(?!-)")  # not "me-time"
 FORGET_MIN_COSINE = 0.84
 """Similarity :meth:`FactsMixin.forget_matching` needs between what to forget and a fact (MiniLM)."""
 _FORGET_LEAD = re.compile(r"^\s*(?:please\s+)?(?:forget\s+)?(?:that\s+|about\s+)?", re.IGNORECASE)

@@ -55,9 +55,9 @@ _PRONOUNS = (
     (re.compile(r"\b(?:I'll|I’ll)\b"), "{who} will"),
     (re.compile(r"\b(?:I'd|I’d)\b"), "{who} would"),
     (re.compile(r"\bmyself\b", re.IGNORECASE), "themselves"),
-    (re.compile(r"\bmine\b", re.IGNORECASE), "{who}'s"),
-    (re.compile(r"\bmy\b", re.IGNORECASE), "{who}'s"),
-    (re.compile(r"\bme\b", re.IGNORECASE), "{who}"),
+    (re.compile(r"\bmine\b(?!-)", re.IGNORECASE), "{who}'s"),
+    (re.compile(r"\bmy\b(?!-)", re.IGNORECASE), "{who}'s"),
+    (re.compile(r"\bme\b(?!-)", re.IGNORECASE), "{who}"),  # not "me-time"
 )
 _I_VERB = re.compile(r"\bI\s+(?P<verb>[a-z]+)\b(?![’'])")  # "I can't", "I won't": the verb stays as it is
 _KEEP = _wordset("can could will would shall should may might must did was had never always also really just ever")
