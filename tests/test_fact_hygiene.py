@@ -149,6 +149,13 @@ def test_explicit_statements_become_facts_when_the_message_is_added(bare: Memory
     assert bare.recall("penicillin", user="alice", kinds=["fact"])[0].text == "Alice is allergic to penicillin"
 
 
+def test_a_name_told_in_the_message_names_its_other_facts(bare: Memory) -> None:
+    bare.add_message("t", "user", "My name is Alice and I live in Lisbon.", user="u5")
+    assert contents(bare, "u5") == ["Alice lives in Lisbon", "The user's name is Alice"]
+    bare.add_message("t", "user", "I'm allergic to penicillin.", user="u5")
+    assert "Alice is allergic to penicillin" in contents(bare, "u5")
+
+
 def test_a_statement_said_again_or_found_again_by_the_batch_is_one_fact(tmp_path: Path, clock: FakeClock) -> None:
     with open_memory(tmp_path / "m.db", clock, summarize_after=4, summarize_batch=3) as m:
         for text in ["I'm allergic to penicillin.", "ok", "I'm allergic to penicillin!", "fine", "cool"]:

@@ -41,13 +41,16 @@ if TYPE_CHECKING:
     from ..memory.base import MemoryBase
     from .core import Pipeline
 
-__all__ = ["display_name", "label", "plan", "stated_facts"]
+__all__ = ["READ_CHARS", "display_name", "label", "plan", "stated_facts"]
 
 logger = logging.getLogger("memlane.pipeline.stated")
 
 _NAME_THREADS = 3  # the user's most recent threads looked through for the name their messages give
 _NAME_MESSAGES = 50  # messages of each
 _NAME_FACTS = 200  # owned facts looked through for a name they tell
+READ_CHARS = 4000
+"""The start of a message the rules read as it is written (a pasted document states nothing plainly about its
+sender, and the write must not wait on it; the batch reads every message whole)."""
 
 
 def label(user: str | None) -> str:
@@ -88,13 +91,17 @@ def _found(memory: Memory, items: Sequence[NewMessage]) -> list[tuple[int, Candi
     for i, m in enumerate(items):
         if m.role != "user" or not m.content.strip():
             continue
-        facts = extract_facts(m.content, who=label(m.name) if m.name else "The user")
+        text = m.content[:READ_CHARS]
+        facts = extract_facts(text, who=label(m.name) if m.name else "The user")
         if not facts:
             continue  # most messages: no name looked up
         if not m.name and m.user:
-            if m.user not in names:
+            told = next((c.content.rsplit(" is ", 1)[-1] for c in facts if c.attribute == "name"), None)
+            if told:  # "my name is Alice and I live in Lisbon" → "Alice lives in Lisbon"
+                names[m.user] = told
+            elif m.user not in names:
                 names[m.user] = display_name(memory, m.user)
-            facts = extract_facts(m.content, who=names[m.user])
+            facts = extract_facts(text, who=names[m.user])
         found.extend((i, replace(c, speaker=m.user, seq=None)) for c in facts)
     return found
 
