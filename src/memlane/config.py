@@ -132,7 +132,7 @@ class Settings(BaseSettings):
         30,
         ge=0,
         description="Facts neither recalled nor shown in a context for this many days rank lower in context() "
-        "(0: no decay; seed 000).",
+        "(0: no decay).",
     )
     facts_on_write: bool = Field(
         True,
