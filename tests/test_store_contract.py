@@ -338,6 +338,44 @@ def test_add_to_threads_with_one_bad_item_stores_nothing(mem: Memory) -> None:
     assert [t.key for t in mem.threads()] == ["t1"]
 
 
+def test_facts_stated_in_messages_are_stored_with_them_or_not_at_all(mem: Memory, clock: Any) -> None:
+    """A :class:`StatedFact` is written in the transaction of its message: its source is that message, the
+    facts it supersedes are marked so with it, and a write that fails leaves neither."""
+    from memlane.store.base import StatedFact, ThreadAppend
+    from memlane.validation import NewFact, new_message
+
+    store = mem.store
+    lisbon = NewFact("Alice lives in Lisbon", "fact", 3, "alice", None, "private", {})
+    old = store.add_fact("agent-a", lisbon, actor="alice", now=clock())
+    porto = NewFact("Alice lives in Porto", "fact", 3, "alice", None, "private", {"method": "rules"})
+    said = [
+        new_message("user", "hi", user="alice", max_chars=100),
+        new_message("user", "I live in Porto", max_chars=100),
+    ]
+    append = ThreadAppend("t", said, [5, 5], (), [StatedFact(1, porto, None, (old.id,))])
+
+    def embedder_down() -> np.ndarray:
+        raise StorageError("the vectors never came")
+
+    with pytest.raises(StorageError):
+        store.add_to_threads("agent-a", [append], clock(), embedder_down)
+    assert mem.history("t") == [] and [f.content for f in mem.facts("alice")] == ["Alice lives in Lisbon"]
+    with pytest.raises(InvalidInput):
+        store.add_to_threads("agent-a", [ThreadAppend("t", said, [5, 5], (), [StatedFact(2, porto)])], clock())
+    [stored] = store.add_to_threads("agent-a", [append], clock())
+    [new] = mem.facts("alice")
+    assert new.content == "Alice lives in Porto" and new.metadata == {"method": "rules"}
+    assert (new.source_thread, new.source_from_seq, new.source_to_seq) == ("t", stored[1].seq, stored[1].seq)
+    replaced = mem.fact(old.id)
+    assert replaced.status == "superseded" and replaced.superseded_by == new.id and replaced.invalid_at is not None
+    assert [c.action for c in mem.fact_history(old.id)] == ["create", "supersede"]
+    assert [c.action for c in mem.fact_history(new.id)] == ["create"]
+    # A fact superseded meanwhile is left as it is: the write still goes through.
+    again = ThreadAppend("t", said[:1], [5], (), [StatedFact(0, porto, None, (old.id,))])
+    store.add_to_threads("agent-a", [again], clock())
+    assert [c.action for c in mem.fact_history(old.id)] == ["create", "supersede"]
+
+
 # -- threads ----------------------------------------------------------------------------------------
 def test_thread_is_created_by_its_first_message(mem: Memory, clock: Any) -> None:
     with pytest.raises(NotFound):

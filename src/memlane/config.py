@@ -128,6 +128,17 @@ class Settings(BaseSettings):
     memory_cap: int = Field(
         10, ge=1, description="Most memories an agent keeps per audience (its own, a user's, a group's); compaction."
     )
+    memory_decay_days: int = Field(
+        30,
+        ge=0,
+        description="Facts neither recalled nor shown in a context for this many days rank lower in context() "
+        "(0: no decay).",
+    )
+    facts_on_write: bool = Field(
+        True,
+        description="Store the facts a user's message states plainly (rules, no LLM) with the message itself "
+        "(false: only when its batch is summarized).",
+    )
     search_preset: str = Field("default", description="Named search preset used by recall().")
     min_score: float | None = Field(
         None,
