@@ -1,4 +1,4 @@
-"""How well does `Memory.forget_matching` (seed 003's "forget that Bob likes pizza") find the right fact?
+"""How well does `Memory.forget_matching` ("forget that Bob likes pizza") find the right fact?
 
 Hand-made cases, not from any benchmark: 10 facts about Bob; 14 ways of naming one of them (should be
 forgotten) and 12 near misses (should not). Each query runs on a fresh copy of the facts, with the local

@@ -267,8 +267,9 @@ def ingest_fingerprint(conversations: Sequence[Conversation], embedder: Embedder
 
 
 def settings_for_bench() -> Any:
-    # No background worker: the store holds exactly what was ingested (see --pipeline).
-    return load_settings(embedder="none", auto_prune_days=0, worker="none")
+    # No background worker and no facts stated at write: the store holds exactly the messages ingested (see
+    # --pipeline), so the figures are of message recall, comparable across rounds.
+    return load_settings(embedder="none", auto_prune_days=0, worker="none", facts_on_write=False)
 
 
 def open_memory(db: Path | str, conv: Conversation, embedder: Embedder) -> Memory:
@@ -494,8 +495,11 @@ class Covers:
         return {self.by_id[i] for i in hit.message_ids if i in self.by_id}
 
 
-def recall_memlane(mem: Memory, question: str, now: datetime, config: SearchConfig) -> list[Hit]:
-    return mem.recall(question, limit=max(KS), now=now, preset=config)
+def recall_memlane(
+    mem: Memory, question: str, now: datetime, config: SearchConfig, min_score: float | None = None
+) -> list[Hit]:
+    floor = {} if min_score is None else {"min_score": min_score}  # None: memlane's default
+    return mem.recall(question, limit=max(KS), now=now, preset=config, **floor)
 
 
 # -- the run ----------------------------------------------------------------------------------------
@@ -527,6 +531,7 @@ def run(
     store: str | None = None,
     progress: Callable[[str], None] = lambda _: None,
     analyze: bool = False,
+    min_score: float | None = None,
 ) -> dict[str, Any]:
     """Ingest (or reuse) the store, ask every question, score memlane and the baselines side by side."""
     tokenizer = get_tokenizer("o200k_base")
@@ -554,7 +559,7 @@ def run(
                     skipped[q.category] += 1
                     continue
                 t0 = time.perf_counter()
-                hits = recall_memlane(mem, q.text, conv.now, config)
+                hits = recall_memlane(mem, q.text, conv.now, config, min_score)
                 ms = (time.perf_counter() - t0) * 1e3
                 results = {"memlane": Ranked([covers(h) for h in hits], [hit_text(h) for h in hits], ms)}
                 if base is not None:
@@ -573,6 +578,7 @@ def run(
                         "category": q.category,
                         "evidence": list(q.evidence),
                         "memlane_top10": [sorted(c) for c in first.covers[:10]],
+                        "memlane_top10_scores": [round(h.score, 4) for h in hits[:10]],
                         **{f"{m}_recall@10": score(r, q.evidence)["recall@10"] for m, r in results.items()},
                     }
                 )
@@ -581,6 +587,7 @@ def run(
     tables = {m: s.table() for m, s in summaries.items()}
     return {
         "config": _jsonable(dataclasses.asdict(config)),
+        "min_score": min_score,
         "pipeline": pipeline,
         "conversations": [c.sample_id for c in conversations],
         "questions": sum(len(c.questions) for c in conversations),
@@ -694,6 +701,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--pipeline", action="store_true", help="run the jobs ingest queues (summaries, memories) before asking"
     )
+    parser.add_argument(
+        "--min-score", type=float, default=None, help="recall()'s min_score (default: memlane's; 0 turns it off)"
+    )
     parser.add_argument("--postgres", action="store_true", help="ingest into a throwaway PostgreSQL, not SQLite")
     parser.add_argument("--analyze", action="store_true", help="with --postgres: ANALYZE the store once built")
     args = parser.parse_args(argv)
@@ -719,6 +729,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             store=store,
             progress=lambda text: print(text, file=sys.stderr),
             analyze=args.analyze,
+            min_score=args.min_score,
         )
     report["backend"] = ("postgres, analyzed" if args.analyze else "postgres") if args.postgres else "sqlite"
     report["run"] = {

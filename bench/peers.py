@@ -39,7 +39,7 @@ Run (telemetry of Chroma and mem0 is turned off by this script's environment):
 
     nice -n 5 .venv-peers/bin/python bench/peers.py [--conversations 2] [--runs 3] [--out bench/out/peers.json]
 
-Where memlane's recall() spends its time on the same store: bench/recall_steps.py.
+Where memlane's recall() spends its time on the same store: bench/experiments/recall_steps.py.
 """
 
 from __future__ import annotations

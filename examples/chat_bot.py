@@ -1,11 +1,11 @@
-"""A runnable `!chat` bot (seed 000) on a line-based chat stand-in: each stdin line is ``user: text``.
+"""A runnable `!chat` bot on a line-based chat stand-in: each stdin line is ``user: text``.
 
     python examples/chat_bot.py --db bot.db
     alice: !chat remember I like tea
     bot: 💾 I'll remember that!
 
-Replace the read/print loop with your chat library's message event (see the README's "Chat commands"
-section for Discord, Slack and IRC). With an LLM configured (MEMLANE_LLM_PROVIDER, MEMLANE_LLM_BASE_URL,
+Replace the read/print loop with your chat library's message event (see docs/integrations.md, "Chat commands",
+for Discord, Slack and IRC). With an LLM configured (MEMLANE_LLM_PROVIDER, MEMLANE_LLM_BASE_URL,
 MEMLANE_LLM_MODEL; see the README), plain ``!chat <message>`` is answered by it; without one, the bot says so
 and remember / recall / forget / reset / persona still work. Memory persists in the database file.
 """

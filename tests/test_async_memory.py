@@ -49,7 +49,7 @@ def test_a_bot_awaits_its_memory(tmp_path: Path) -> None:
         async with AsyncMemory(tmp_path / "a.db", agent="bot", settings=settings) as mem:
             await mem.add_message("general", "user", "I'm Alice and I love hiking in the Alps", user="alice")
             await mem.remember("Alice loves hiking", user="alice", category="hobby")
-            hits = await mem.recall("hiking", user="alice")
+            hits = await mem.recall("hiking", user="alice", min_score=0)
             assert {h.kind for h in hits} == {"message", "fact"}
             ctx = await mem.context("general", user="alice", query="weekend plans", budget=500)
             assert ctx.tokens <= 500 and ctx.messages

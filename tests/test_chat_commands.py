@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -33,8 +34,9 @@ def _llm(server: FakeLLMServer) -> LLMClient:
     return make_llm("openai", base_url=server.base_url, model="fake-gpt", timeout=5, max_retries=0)
 
 
-def run(commands: ChatCommands, channel: str, user: str, text: str) -> str | None:
-    reply = asyncio.run(commands.handle(channel, user, text))
+def run(commands: ChatCommands, channel: str, user: str, text: str, name: str | None = None) -> str | None:
+    named = {} if name is None else {"name": name}  # the speaker's display name, when the platform has one
+    reply = asyncio.run(commands.handle(channel, user, text, **named))
     assert reply is None or isinstance(reply, Reply)
     return None if reply is None else reply.text
 
@@ -57,6 +59,9 @@ def test_the_seed_conversation(tmp_path: Path, server: FakeLLMServer) -> None:
     assert run(bot, "#general", "alice", "!chat recall Alice") == (
         "💭 Here's what I remember:\n• Alice prefers Python and works on AI projects"
     )
+    # What she said of herself was kept as soon as she said it (for the context; `recall` lists what was
+    # remembered in the channel).
+    assert {"Alice loves programming", "The user's name is Alice"} <= {f.content for f in mem.facts("alice")}
     assert run(bot, "#general", "alice", "!chat recall submarines") == "🤔 I don't recall anything about 'submarines'"
     server.script("Your name is Alice!")
     assert run(bot, "#general", "alice", "!chat What was my name again?") == "🤖 Your name is Alice!"
@@ -126,12 +131,80 @@ def test_the_example_bot_runs_on_stdin(tmp_path: Path) -> None:
         capture_output=True,
         text=True,
         timeout=120,
-        env={"PATH": "/usr/bin:/bin", "MEMLANE_HOME": str(tmp_path), "MEMLANE_EMBEDDER": "none"},
+        env={  # the code under test, where the suite is pointed at a source tree
+            "PATH": "/usr/bin:/bin",
+            "MEMLANE_HOME": str(tmp_path),
+            "MEMLANE_EMBEDDER": "none",
+            **{k: v for k, v in os.environ.items() if k == "PYTHONPATH"},
+        },
         check=True,
     )
     assert result.stdout.splitlines() == [
         "bot: 💾 I'll remember that!",
         "bot: 💭 Here's what I remember:",
-        "bot: • I like tea",
+        "bot: • Alice likes tea",  # in the third person: it reads right in any prompt
         "bot: 🤔 I don't recall anything about 'tea'",
     ]
+
+
+# -- issue 37: who said what, recall by topic within the channel, help, no LLM ----------------------------
+def test_the_model_sees_who_said_each_earlier_turn_in_a_group_channel(tmp_path: Path, server: FakeLLMServer) -> None:
+    mem = _memory(tmp_path / "bot.db")
+    bot = ChatCommands(mem, _llm(server))
+    server.script("Noted!", "Noted!", "Alice does.")
+    run(bot, "#pets", "U1", "!chat I love dogs", name="Alice")
+    run(bot, "#pets", "U2", "!chat I prefer cats", name="Bob")
+    assert run(bot, "#pets", "U3", "!chat who loves dogs?", name="Carol") == "🤖 Alice does."
+    sent = [(m["role"], m["content"]) for m in server.calls_to(CHAT)[-1].body["messages"][1:]]
+    assert sent == [
+        ("user", "Alice: I love dogs"),
+        ("assistant", "Noted!"),
+        ("user", "Bob: I prefer cats"),
+        ("assistant", "Noted!"),
+        ("user", "Carol: who loves dogs?"),
+    ]
+    stored = mem.history("#pets")
+    assert [(m.user, m.name) for m in stored if m.role == "user"] == [("U1", "Alice"), ("U2", "Bob"), ("U3", "Carol")]
+
+
+def test_recall_answers_from_the_channel_it_is_asked_in(tmp_path: Path) -> None:
+    bot = ChatCommands(_memory(tmp_path / "bot.db"), None)
+    run(bot, "#dogs", "alice", "!chat remember my dog Rex loves the beach")
+    run(bot, "#work", "alice", "!chat remember the quarterly report is due Friday")
+    assert run(bot, "#dogs", "alice", "!chat recall dog") == (
+        "💭 Here's what I remember:\n• Alice's dog Rex loves the beach"  # in the third person
+    )
+    assert run(bot, "#work", "alice", "!chat recall dog") == "🤔 I don't recall anything about 'dog'"
+    assert run(bot, "#dogs", "alice", "!chat recall report") == "🤔 I don't recall anything about 'report'"
+    assert "quarterly report" in run(bot, "#work", "alice", "!chat recall report")
+
+
+def test_recall_with_vectors_says_it_recalls_nothing_off_topic(tmp_path: Path) -> None:
+    from memlane.embeddings import FakeEmbedder
+
+    mem = Memory(
+        tmp_path / "bot.db", agent="rosey", settings=load_settings(worker="none", embedder="none", min_score=0.15),
+        embedder=FakeEmbedder(), llm=None,
+    )  # fmt: skip
+    bot = ChatCommands(mem, None)
+    run(bot, "#general", "alice", "!chat remember Alice prefers green tea")
+    assert "green tea" in run(bot, "#general", "alice", "!chat recall tea")
+    assert run(bot, "#general", "alice", "!chat recall submarines") == "🤔 I don't recall anything about 'submarines'"
+
+
+def test_help_lists_the_commands(tmp_path: Path) -> None:
+    bot = ChatCommands(_memory(tmp_path / "bot.db"), None, prefix="!rosey")
+    said = run(bot, "c", "u", "!rosey help")
+    assert said is not None
+    for command in ("!rosey <message>", "!rosey remember", "!rosey recall", "!rosey forget", "!rosey reset",
+                    "!rosey persona", "!rosey help"):  # fmt: skip
+        assert command in said, said
+
+
+def test_without_an_llm_chat_messages_are_still_stored_so_reset_clears_them(tmp_path: Path) -> None:
+    mem = _memory(tmp_path / "bot.db")
+    bot = ChatCommands(mem, None)
+    assert run(bot, "#general", "alice", "!chat hello there").startswith("🤖 No language model is configured")
+    assert [(m.user, m.content) for m in mem.history("#general")] == [("alice", "hello there")]
+    assert run(bot, "#general", "alice", "!chat reset") == "🔄 Conversation reset! (1 messages cleared)"
+    assert mem.history("#general") == []

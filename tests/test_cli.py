@@ -374,9 +374,9 @@ def test_db_status_agent_and_config(db: str, tmp_path: Path) -> None:
     assert status["counts"]["threads"] == 1 and status["counts"]["messages"] == 1
     assert "schema version" in run("--db", db, "db", "status").stdout
 
-    other = json.loads(run("--db", db, "--agent", "other-bot", "--json", "db", "status").stdout)
-    assert other["agent"] == "other-bot" and other["counts"]["messages"] == 0
-    assert json.loads(run("--db", db, "--agent", "other-bot", "--json", "threads").stdout)["threads"] == []
+    # A mistyped agent is an error (exit 3), not an empty memory.
+    assert "no agent 'other-bot'" in run("--db", db, "--agent", "other-bot", "--json", "db", "status", code=3).stderr
+    assert "no agent 'other-bot'" in run("--db", db, "--agent", "other-bot", "threads", code=3).stderr
 
     config = tmp_path / "memlane.toml"
     config.write_text(f'database = "{tmp_path / "from-config.db"}"\nagent = "configured"\n')

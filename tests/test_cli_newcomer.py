@@ -237,8 +237,8 @@ def test_json_context_is_the_documented_object(db: str) -> None:
     doc = js("--db", db, "context", "general", "--user", "alice", "--json")
     assert doc["messages"][-1]["role"] == "user" and doc["messages"][-1]["content"] == "hello"
     assert {"tokens", "budget", "encoding", "dropped_messages", "sections"} <= set(doc)
-    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
-    row = next(line for line in readme.splitlines() if line.startswith("| `context THREAD`"))
+    page = (Path(__file__).parent.parent / "docs" / "cli.md").read_text(encoding="utf-8")
+    row = next(line for line in page.splitlines() if line.startswith("| `context THREAD`"))
     assert "`messages` is the `to_messages()` list" in row and "`sections`" in row
 
 

@@ -5,6 +5,7 @@ and the async twin matches the sync client."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import inspect
 import io
@@ -39,7 +40,9 @@ def served(tmp_path: Path) -> Iterator[tuple[str, Memory, FakeClock]]:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     server = uvicorn.Server(
-        uvicorn.Config(create_app(mem, ServerSettings(rate_limit=0)), host="127.0.0.1", port=port, log_level="warning")
+        uvicorn.Config(
+            create_app(mem, ServerSettings(rate_limit=0, open=True)), host="127.0.0.1", port=port, log_level="warning"
+        )
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -108,7 +111,8 @@ def _normal(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [_normal(v) for v in value]
     if isinstance(value, dict):
-        return {k: _normal(v) for k, v in value.items()}
+        # A write through the Client carries its idempotency key as the message's external id (retry-safe).
+        return {k: _normal(v) for k, v in value.items() if not (k == "external_id" and str(v).startswith("idem:"))}
     return value
 
 
@@ -198,3 +202,161 @@ def test_a_server_that_does_not_answer_is_a_storage_error_from_both_clients() ->
                 [r async for r in client.export_records()]
 
     asyncio.run(remote())
+
+
+def test_every_memory_method_is_offered_remotely_or_listed_with_its_reason() -> None:
+    from memlane.client.calls import LOCAL_ONLY
+
+    public = {name for name, value in inspect.getmembers(Memory) if not name.startswith("_") and callable(value)}
+    streamed = {"export", "export_records", "import_"}  # written in the clients themselves (files, streams)
+    assert public - set(CALLS) - set(LOCAL_ONLY) - streamed == set()
+    assert set(LOCAL_ONLY) <= public | {"close"} and all(LOCAL_ONLY.values())
+    for name, builder in CALLS.items():
+        want = inspect.signature(getattr(Memory, name)).parameters
+        got = inspect.signature(builder).parameters
+        assert [p for p in want if p != "self"] == list(got), name
+        for param in got.values():
+            assert param.kind == want[param.name].kind and (param.default is inspect.Parameter.empty) == (
+                want[param.name].default is inspect.Parameter.empty
+            ), (name, param.name)
+
+
+def test_the_calls_a_bot_needs_beyond_the_scenario(served: tuple[str, Memory, FakeClock]) -> None:
+    url, server_mem, _ = served
+    key = server_mem.create_api_key("agent", agent="helpdesk").key
+    with Client(url, key) as client:  # the key's own agent, no agent= needed
+        first = client.add_message("slack/C42", "user", "the printer is jammed", user="U1", external_id="slack:1")
+        assert client.agent == "helpdesk" and first.thread == "slack/C42"
+        assert client.external_message("slack/C42", "slack:1") == first
+        assert client.external_message("slack/C42", "slack:404") is None
+        edited = client.edit_message("slack/C42", first.id, "the printer on floor 2 is jammed")
+        assert client.message("slack/C42", first.id).content == edited.content == "the printer on floor 2 is jammed"
+        second = client.add_message("slack/C42", "user", "fixed it", user="U1")
+        assert client.delete_messages("slack/C42", [second.id]) == 1
+        assert [m.id for m in client.history("slack/C42")] == [first.id]
+        assert client.set_user("U1", persona="brief").persona == "brief" and client.user("U1").interactions == 2
+        assert client.count_tokens("hello world") == server_mem.count_tokens("hello world")
+        client.remember("U1 sits on floor 2", user="U1")
+        assert [f.content for f in client.forget_matching("U1 sits on floor 2", user="U1")] == ["U1 sits on floor 2"]
+        assert client.summaries("slack/C42") == [] and client.memory_cap() == server_mem.memory_cap()
+        assert client.flush() is True and client.prune_messages(10_000) == 0 and client.prune(10_000) == 0
+        with pytest.raises(NotFound):
+            client.message("slack/C42", 999_999)
+        with pytest.raises(InvalidInput, match="control characters"):
+            client.add_message("bad\nname", "user", "x")
+    with Client(url) as admin:  # an open server: admin, in agent "default"
+        assert "helpdesk" in admin.agents() and admin.agent == "default"
+        with pytest.raises(NotFound):
+            admin.threads()  # "default" holds nothing: an unknown agent, not an empty one
+    assert asyncio.run(_async_agent(url, key)) == "helpdesk"
+    with Client(url, agent="helpdesk") as admin:
+        assert admin.delete_agent(purge=True)["threads"] == 1
+        assert admin.threads() == []
+    assert asyncio.run(_async_agent(url, key)) == "helpdesk"
+
+
+async def _async_agent(url: str, key: str) -> str | None:
+    async with AsyncClient(url, key) as client:
+        await client.threads()
+        return client.agent
+
+
+def test_a_write_sent_again_with_its_idempotency_key_is_stored_once(served: tuple[str, Memory, FakeClock]) -> None:
+    url, server_mem, _ = served
+    with httpx.Client(base_url=url, trust_env=False) as http:
+        once = {"Idempotency-Key": "7c1f-retry-me"}
+        first = http.post("/v1/agents/bot/threads/t/messages", json={"role": "user", "content": "hi"}, headers=once)
+        again = http.post("/v1/agents/bot/threads/t/messages", json={"role": "user", "content": "hi"}, headers=once)
+        assert first.status_code == again.status_code == 201 and first.json()["id"] == again.json()["id"]
+        batch = {"messages": [{"role": "user", "content": "a"}, {"role": "assistant", "content": "b"}]}
+        ids = [
+            [
+                m["id"]
+                for m in http.post(
+                    "/v1/agents/bot/threads/t/messages/batch", json=batch, headers={"Idempotency-Key": "b-1"}
+                ).json()
+            ]
+            for _ in range(2)
+        ]
+        assert ids[0] == ids[1] and len(ids[0]) == 2
+        many = {"threads": {"t": [{"role": "user", "content": "c"}], "u": [{"role": "user", "content": "d"}]}}
+        sent = [
+            http.post("/v1/agents/bot/messages/batch", json=many, headers={"Idempotency-Key": "m-1"}).json()
+            for _ in range(2)
+        ]
+        assert sent[0] == sent[1]
+    assert [m.content for m in server_mem.history("t")] == ["hi", "a", "b", "c"]
+    assert [m.content for m in server_mem.history("u")] == ["d"]
+
+
+class _DroppingProxy:
+    """A TCP proxy to ``url`` that hands its first ``drops`` connections' requests to the server, then closes
+    them without an answer: the client cannot know whether its write was stored."""
+
+    def __init__(self, url: str, drops: int) -> None:
+        self.upstream = httpx.URL(url)
+        self.drops = drops
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.sockets: list[socket.socket] = []
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._handle, args=(conn,), daemon=True).start()
+
+    def _handle(self, conn: socket.socket) -> None:
+        up = socket.create_connection((self.upstream.host, self.upstream.port))
+        self.sockets += [conn, up]
+        if self.drops > 0:
+            self.drops -= 1
+            data = conn.recv(65536)
+            up.sendall(data)
+            up.recv(65536)  # the server has answered: it stored the write
+            conn.close()
+            up.close()
+            return
+        for a, b in ((conn, up), (up, conn)):
+            threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pipe(src: socket.socket, dst: socket.socket) -> None:
+        try:
+            while data := src.recv(65536):
+                dst.sendall(data)
+        except OSError:
+            pass
+        finally:
+            with contextlib.suppress(OSError):
+                dst.shutdown(socket.SHUT_WR)
+
+    def close(self) -> None:
+        self.listener.close()
+        for sock in self.sockets:
+            with contextlib.suppress(OSError):
+                sock.close()
+
+
+def test_the_client_retries_a_write_whose_answer_was_lost_and_stores_it_once(
+    served: tuple[str, Memory, FakeClock],
+) -> None:
+    url, server_mem, _ = served
+    proxy = _DroppingProxy(url, drops=1)
+    try:
+        with Client(proxy.url, agent="bot") as client:
+            message = client.add_message("lost", "user", "did this arrive?", user="u")
+        assert [m.id for m in server_mem.history("lost")] == [message.id]
+        proxy.drops = 1
+        got = asyncio.run(_async_add(proxy.url))
+        assert [m.id for m in server_mem.history("lost")] == [message.id, got]
+    finally:
+        proxy.close()
+
+
+async def _async_add(url: str) -> int:
+    async with AsyncClient(url, agent="bot") as client:
+        return (await client.add_message("lost", "user", "and this one?", user="u")).id

@@ -64,7 +64,7 @@ def test_the_sdk_client_uses_every_tool_for_its_user_only(tmp_path: Path) -> Non
     )
     fact = _data(results[0])
     assert fact["content"] == "Alice prefers green tea" and fact["visibility"] == "private"
-    assert _data(results[1])["seq"] == 1
+    assert _data(results[1])["seq"] == 1 and _data(results[1])["thread"] == "alice/desk-chat"
     assert any("green tea" in h["text"] for h in _data(results[2]))
     assert _data(results[3]) == []  # bob's private fact is not alice's to see
     assert [f["content"] for f in _data(results[4])] == ["Alice prefers green tea"]
@@ -74,4 +74,41 @@ def test_the_sdk_client_uses_every_tool_for_its_user_only(tmp_path: Path) -> Non
     assert results[7].is_error
     with Memory(db, agent="desk", settings=load_settings(embedder="none", worker="none"), llm=None) as mem:
         assert [f.content for f in mem.facts(user="bob")] == ["bob's locker code is 4821"]
-        assert [m.user for m in mem.history("desk-chat")] == ["alice"]
+        # Alice's "desk-chat" is her own thread ("alice/desk-chat"): a user reaches only their own threads.
+        assert [m.user for m in mem.history("alice/desk-chat")] == ["alice"]
+
+
+async def _session_logged(db: Path, user: str, calls: list[tuple[str, dict[str, Any]]], errlog: Any) -> list[Any]:
+    from mcp.client.stdio import stdio_client
+
+    async with Client(stdio_client(_params(db, user), errlog=errlog), read_timeout_seconds=60) as client:
+        return [await client.call_tool(name, args) for name, args in calls]
+
+
+def test_a_memlane_error_reaches_the_client_with_its_message_and_prints_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "desk.db"
+    with Memory(db, agent="desk", settings=load_settings(embedder="none", worker="none"), llm=None) as mem:
+        mem.remember("alice likes tea", user="alice")
+    err = tmp_path / "stderr.txt"
+    with err.open("w") as errlog:
+        results = asyncio.run(
+            _session_logged(
+                db,
+                "alice",
+                [
+                    ("forget", {"fact_id": 99999}),
+                    ("remember", {"content": ""}),
+                    ("recall", {"query": "x", "limit": -1}),
+                    ("list_facts", {}),
+                ],
+                errlog,
+            )
+        )
+    texts = [r.content[0].text if r.content else "" for r in results[:3]]
+    assert all(r.is_error for r in results[:3]), texts
+    assert "no fact 99999" in texts[0]
+    assert "content" in texts[1] and "empty" in texts[1].lower(), texts[1]
+    assert "limit" in texts[2], texts[2]
+    assert [f["content"] for f in _data(results[3])] == ["alice likes tea"]  # the server went on
+    printed = err.read_text()
+    assert "Traceback" not in printed and "99999" not in printed and printed.strip() == "", printed

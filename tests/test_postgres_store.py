@@ -520,7 +520,7 @@ def test_a_whole_agent_search_of_a_large_store_ranks_only_its_rarest_words(store
 
 def test_ts_rank_matches_say_how_much_of_the_query_they_hold(store: PostgresStore, pg_url: str) -> None:
     """A message match's coverage is the IDFs of the query's words it holds over all of theirs (every word
-    alike before ANALYZE); facts and whole-agent matches ranked again by their vectors carry none."""
+    alike before ANALYZE); a fact's, the share of the query's word weights among facts it holds."""
     store.add_messages("other", "t", [msg(f"filler number {i}") for i in range(30)], [3] * 30, NOW)
     common = [
         m.id
@@ -542,7 +542,9 @@ def test_ts_rank_matches_say_how_much_of_the_query_they_hold(store: PostgresStor
     # Six words: the statement's next size of word slots (8), two of them left empty.
     six = held(Scope(), "go zebra moon stars comet 2023")
     assert six == pytest.approx({**dict.fromkeys(common, 1 / 6), rare: 1 / 6, both: 2 / 6})
-    assert all(c.coverage is None for c in store.keyword_search("a", "go zebra", Scope(), 50) if c.kind == "fact")
+    # Facts too carry the share of the query they hold (the words of a fact weigh their IDF among facts).
+    facts = [c.coverage for c in store.keyword_search("a", "go zebra", Scope(), 50) if c.kind == "fact"]
+    assert facts and all(c is not None and c > 0.5 for c in facts)
     with psycopg.connect(pg_url, autocommit=True) as conn:
         conn.execute("ANALYZE messages")
     store._terms.forget()

@@ -104,9 +104,10 @@ def test_a_time_in_the_query_favours_messages_of_that_time(fake_mem: Memory) -> 
     (recent,) = _chat(fake_mem, "june", ["I went hiking in the hills"], start=NOW - timedelta(days=7))
     bare = replace(get_preset("default"), name="bare", window_before=0, window_after=0)
 
-    last_week = fake_mem.recall("what did I do last week", limit=2, now=NOW, preset=bare)
-    months_ago = fake_mem.recall("what did I do three months ago", limit=2, now=NOW, preset=bare)
-    hiking = fake_mem.recall("where did I go hiking last week", limit=3, now=NOW, preset=bare)
+    # The order is tested, not the floor: "what did I do" holds no word to match (min_score=0 shows all).
+    last_week = fake_mem.recall("what did I do last week", limit=2, now=NOW, preset=bare, min_score=0)
+    months_ago = fake_mem.recall("what did I do three months ago", limit=2, now=NOW, preset=bare, min_score=0)
+    hiking = fake_mem.recall("where did I go hiking last week", limit=3, now=NOW, preset=bare, min_score=0)
 
     assert last_week[0].message_id == recent
     assert months_ago[0].message_id == old
@@ -318,7 +319,7 @@ def test_a_filtered_query_still_fills_its_limit_when_allowed_items_are_few(fake_
     _chat(fake_mem, "ana-2", ["garden party", "tomato soup", "chess"], user="ana")
     bare = replace(get_preset("default"), name="bare", window_before=0, window_after=0)
 
-    hits = fake_mem.recall("garden tomatoes and basil", user="ana", limit=7, preset=bare)
+    hits = fake_mem.recall("garden tomatoes and basil", user="ana", limit=7, preset=bare, min_score=0)
 
     assert len(hits) == 7
     assert {h.thread for h in hits} == {"ana-1", "ana-2"}
@@ -414,7 +415,8 @@ def test_a_match_of_only_a_common_word_of_the_question_does_not_bury_what_it_mea
     assert only.message_id == taxi
     # The match holds "tips", a small part of the question ("baking" and "weekend" are in no message): the
     # keyword list keeps little of its weight, and the turn that means baking comes first.
-    assert [h.message_id for h in real_mem.recall(question, limit=3, preset="turns")][:1] == [sourdough]
+    # The order is tested, not the floor (min_score=0).
+    assert [h.message_id for h in real_mem.recall(question, limit=3, preset="turns", min_score=0)][:1] == [sourdough]
     plain = replace(get_preset("turns"), keyword_coverage=0.0)
     assert [h.message_id for h in real_mem.recall(question, limit=3, preset=plain)][:2] == [taxi, sourdough]
 

@@ -56,9 +56,17 @@ def test_bad_input_is_a_clear_4xx_and_changes_nothing(env: Env) -> None:
             422,
         ),
         (
-            http.post(f"{A}/messages/batch", headers=h, json={"threads": {"a b": [{"role": "user", "content": "x"}]}}),
+            http.post(
+                f"{A}/messages/batch", headers=h, json={"threads": {"a\u0007b": [{"role": "user", "content": "x"}]}}
+            ),
             422,
         ),
+        (
+            http.post(f"{A}/threads/t/messages", headers=h, json={"role": "user", "content": "x", "user": "ali\nce"}),
+            422,
+        ),
+        (http.post(f"{A}/threads/%2E%2E/messages", headers=h, json={"role": "user", "content": "x"}), 422),
+        (http.post(f"{A}/threads/t/messages", headers={**h, "content-type": "text/plain"}, content=b"{}"), 415),
         (http.get(f"{A}/facts/abc", headers=h), 422),
         (http.get(f"{A}/facts/0", headers=h), 422),
         (http.get(f"{A}/facts/99", headers=h), 404),
@@ -78,7 +86,9 @@ def test_bad_input_is_a_clear_4xx_and_changes_nothing(env: Env) -> None:
         (http.get(f"{A}/threads/t/messages", headers={"Authorization": "Basic abc"}), 401),
         (http.get(f"{A}/threads/t/messages"), 401),
         (http.delete(f"{A}/threads/nope", headers=h), 404),
-        (http.post("/v1/agents/bad agent/recall", headers=env.h("admin"), json={"query": "x"}), 422),
+        (http.post("/v1/agents/bad%09agent/recall", headers=env.h("admin"), json={"query": "x"}), 422),
+        (http.get("/v1/agents/nosuchbot/facts", headers=env.h("admin")), 404),
+        (http.get(f"{A}/threads/nope/messages", headers=h), 404),
     ]
     for number, (response, status) in enumerate(cases):
         assert response.status_code == status, (number, response.status_code, response.text)
@@ -86,6 +96,20 @@ def test_bad_input_is_a_clear_4xx_and_changes_nothing(env: Env) -> None:
         assert response.headers["content-type"] == "application/problem+json"
         assert body["status"] == status and body["detail"] and "Traceback" not in response.text
     assert env.snapshot() == before
+
+
+def test_a_chunked_body_over_the_limit_is_413_not_400(env: Env) -> None:
+    def chunks() -> Iterator[bytes]:
+        yield b'{"role": "user", "content": "'
+        for _ in range(40):
+            yield b"x" * 50_000
+        yield b'"}'
+
+    r = env.http.post(
+        f"{A}/threads/t/messages", headers={**env.h("bot"), "content-type": "application/json"}, content=chunks()
+    )
+    assert r.status_code == 413 and r.json()["type"] == "urn:memlane:problem:body-too-large"
+    assert env.http.get(f"{A}/threads", headers=env.h("bot")).json() == []
 
 
 def test_a_batch_for_several_threads_carries_at_most_1000_messages() -> None:
@@ -151,11 +175,11 @@ def _wait_ready(url: str, proc: subprocess.Popen[str]) -> None:
 
 def test_memlane_serve_process(tmp_path: Path) -> None:
     db = tmp_path / "p.db"
-    refused = _serve(db, "--host", "0.0.0.0", "--port", str(_free_port()))
+    refused = _serve(db, "--open", "--host", "0.0.0.0", "--port", str(_free_port()))
     _, err = refused.communicate(timeout=30)
     assert refused.returncode != 0 and "loopback" in err
     port = _free_port()
-    proc = _serve(db, "--port", str(port), "--workers-in-process", "1")
+    proc = _serve(db, "--open", "--port", str(port))  # one in-process worker by default
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_ready(url, proc)
@@ -169,7 +193,7 @@ def test_memlane_serve_process(tmp_path: Path) -> None:
             assert http.get(f"{A}/memories").json()["memories"]
     finally:
         err = _stop(proc)
-    assert "no API keys configured" in err
+    assert "OPEN mode" in err and "1 in-process worker" in err
     with Memory(db, settings=load_settings(embedder="none", worker="none")) as mem:
         key = mem.create_api_key("agent", agent="bot").key
     port = _free_port()

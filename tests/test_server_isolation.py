@@ -28,7 +28,9 @@ def env(store_url: str) -> Iterator[Env]:
 def _seed(env: Env) -> dict[str, Any]:
     """Alice's private things in agent bot (made with her own key) and an agent memory."""
     http, alice, bot = env.http, env.h("alice"), env.h("bot")
-    http.post(f"{A}/threads/alice-t/messages", headers=alice, json={"role": "user", "content": "my secret-alice plan"})
+    said = http.post(
+        f"{A}/threads/alice-t/messages", headers=alice, json={"role": "user", "content": "my secret-alice plan"}
+    ).json()
     fact = http.post(f"{A}/facts", headers=alice, json={"content": "secret-alice diagnosis"}).json()
     http.post(
         f"{A}/threads/done-t/messages",
@@ -39,31 +41,44 @@ def _seed(env: Env) -> dict[str, Any]:
     env.mem.run_jobs()
     memory = env.mem.list_memories()[0]
     dead = env.mem.jobs(status="done")[0]
-    return {"fact": fact["id"], "memory": memory.id, "job": dead.id}
+    return {"fact": fact["id"], "memory": memory.id, "job": dead.id, "message": said["id"]}
+
+
+def _alices(env: Env) -> list[str]:
+    """Everything stored of Alice's own (her thread, her facts), to check Bob's requests changed none of it."""
+    return [r for r in env.snapshot() if "'alice/alice-t'" in r or "'alice-t'" in r or "secret-alice" in r]
 
 
 def _routes(ids: dict[str, Any]) -> list[tuple[str, str, dict[str, Any], int]]:
     """(method, path, request options, status Bob's user key must get) for every agent route."""
-    f, m, j = ids["fact"], ids["memory"], ids["job"]
+    f, m, j, msg = ids["fact"], ids["memory"], ids["job"], ids["message"]
     export = '{"type":"header","format":"memlane-export","version":1,"agent":"bot"}\n'
+    # Bob naming Alice's thread reaches his own thread of that name ("bob/alice-t"): never hers.
     return [
         ("GET", "/threads", {"params": {"user": "alice"}}, 403),
         ("GET", "/threads/alice-t", {}, 404),
-        ("PUT", "/threads/alice-t", {"json": {"system_prompt": "x"}}, 404),
-        ("POST", "/threads/alice-t/end", {}, 404),
-        ("POST", "/threads/alice-t/reset", {}, 404),
-        ("DELETE", "/threads/alice-t", {}, 404),
-        ("POST", "/threads/alice-t/messages", {"json": {"role": "user", "content": "hi"}}, 404),
-        ("POST", "/threads/alice-t/messages/batch", {"json": {"messages": [{"role": "user", "content": "hi"}]}}, 404),
-        ("POST", "/messages/batch", {"json": {"threads": {"alice-t": [{"role": "user", "content": "hi"}]}}}, 404),
-        ("GET", "/threads/alice-t/messages", {}, 404),
-        ("POST", "/threads/alice-t/context", {"json": {"query": "plan"}}, 404),
+        ("PUT", "/threads/alice-t", {"json": {"system_prompt": "x"}}, 200),
+        ("POST", "/threads/alice-t/end", {}, 200),
+        ("POST", "/threads/alice-t/reset", {}, 200),
+        ("DELETE", "/threads/alice-t", {}, 204),
+        ("POST", "/threads/alice-t/messages", {"json": {"role": "user", "content": "hi"}}, 201),
+        ("POST", "/threads/alice-t/messages", {"json": {"role": "system", "content": "obey"}}, 403),
+        ("POST", "/threads/alice-t/messages/batch", {"json": {"messages": [{"role": "user", "content": "hi"}]}}, 201),
+        ("POST", "/messages/batch", {"json": {"threads": {"alice-t": [{"role": "user", "content": "hi"}]}}}, 201),
+        ("GET", "/threads/alice-t/messages", {}, 200),
+        ("GET", f"/threads/alice-t/messages/{msg}", {}, 404),
+        ("PATCH", f"/threads/alice-t/messages/{msg}", {"json": {"content": "changed"}}, 404),
+        ("DELETE", f"/threads/alice-t/messages/{msg}", {}, 404),
+        ("POST", "/threads/alice-t/messages/delete", {"json": {"ids": [msg]}}, 403),
+        ("GET", "/threads/alice-t/external/x", {}, 404),
+        ("POST", "/threads/alice-t/context", {"json": {"query": "plan"}}, 200),
         ("POST", "/recall", {"json": {"query": "secret", "user": "alice"}}, 403),
         ("POST", "/facts", {"json": {"content": "planted", "user": "alice"}}, 403),
         ("GET", "/facts", {"params": {"user": "alice"}}, 403),
         ("GET", f"/facts/{f}", {}, 404),
         ("PATCH", f"/facts/{f}", {"json": {"content": "changed"}}, 404),
         ("PUT", f"/facts/{f}/visibility", {"json": {"visibility": "shared"}}, 404),
+        ("PATCH", f"/facts/{f}/visibility", {"json": {"visibility": "shared"}}, 404),
         ("DELETE", f"/facts/{f}", {}, 404),
         ("DELETE", "/facts", {"params": {"user": "alice"}}, 403),
         ("GET", "/memories", {}, 403),
@@ -77,7 +92,16 @@ def _routes(ids: dict[str, Any]) -> list[tuple[str, str, dict[str, Any], int]]:
         ("GET", "/usage/days", {}, 403),
         ("GET", "/status", {}, 403),
         ("GET", "/export", {}, 403),
-        ("POST", "/import", {"content": export}, 403),
+        ("POST", "/import", {"content": export, "headers": {"content-type": "application/x-ndjson"}}, 403),
+        ("POST", "/prune", {"json": {"older_than_days": 0}}, 403),
+        ("POST", "/prune/messages", {"json": {"older_than_days": 0}}, 403),
+        ("GET", "/summaries", {}, 403),
+        ("POST", "/facts/forget-matching", {"json": {"text": "secret-alice diagnosis", "user": "alice"}}, 403),
+        ("GET", "/users/alice", {}, 403),
+        ("PATCH", "/users/alice", {"json": {"persona": "pirate"}}, 403),
+        ("POST", "/tokens", {"json": {"text": "how many tokens"}}, 200),
+        ("POST", "/flush", {"json": {}}, 200),
+        ("DELETE", "", {}, 403),
     ]
 
 
@@ -94,15 +118,20 @@ def test_user_and_agent_keys_stay_in_their_lane_on_every_route(env: Env) -> None
     routes = _routes(ids)
     covered = {(method, f"/v1/agents/{{agent}}{_template(path)}") for method, path, _, _ in routes}
     assert covered == _templates(env), "a route has no isolation check"
-    before = env.snapshot()
+    before, everything = _alices(env), env.snapshot()
     for method, path, options, expected in routes:
-        r = env.http.request(method, A + path, headers=env.h("bob"), **options)
+        options = {**options, "headers": {**options.get("headers", {}), **env.h("bob")}}
+        r = env.http.request(method, A + path, **options)
         assert r.status_code == expected, (method, path, r.status_code, r.text)
         assert "secret-alice" not in r.text
-        r = env.http.request(method, A + path, headers=env.h("other"), **options)
+        assert "secret-alice" not in r.text
+    assert _alices(env) == before
+    for method, path, options, _ in routes:
+        options = {**options, "headers": {**options.get("headers", {}), **env.h("other")}}
+        r = env.http.request(method, A + path, **options)
         assert r.status_code == 403, (method, path, r.status_code)
         assert "secret-alice" not in r.text
-    assert env.snapshot() == before
+    assert env.snapshot() != everything and _alices(env) == before
     # What Bob may do shows nothing of Alice's.
     bob = env.h("bob")
     env.http.post(
@@ -125,10 +154,14 @@ def _template(path: str) -> str:
     parts = []
     for part in path.split("?")[0].split("/"):
         if part.isdigit():
-            part = {"facts": "{fact_id}", "memories": "{memory_id}", "jobs": "{job_id}"}[parts[-1]]
+            part = {"facts": "{fact_id}", "memories": "{memory_id}", "jobs": "{job_id}", "messages": "{message_id}"}[
+                parts[-1]
+            ]
+        elif parts and parts[-1] == "external":
+            part = "{external_id}"
         elif parts and parts[-1] == "threads" and part:
             part = "{thread}"
-        elif parts and parts[-1] in ("profiles", "digests"):
+        elif parts and parts[-1] in ("profiles", "digests", "users"):
             part = "{user}"
         parts.append(part)
     return "/".join(parts)
@@ -165,7 +198,6 @@ def test_random_request_sequences_never_leak_private_data(
     base = f"/v1/agents/{agent}"
     keys = {u: {"Authorization": f"Bearer {env.mem.create_api_key('user', agent=agent, user=u).key}"} for u in USERS}
     shared: set[str] = set()
-    starters: dict[str, str] = {}  # thread -> the user who wrote in it first (a user key may start any new thread)
     for op, user, other, n in ops:
         h = keys[user]
         if op == "say":
@@ -174,7 +206,7 @@ def test_random_request_sequences_never_leak_private_data(
                 headers=h,
                 json={"role": "user", "content": f"private-{user} note {n}"},
             )
-            assert r.status_code == (201 if starters.setdefault(f"{user}-t", user) == user else 404), r.text
+            assert r.status_code == 201 and r.json()["thread"] == f"{user}/{user}-t", r.text
         elif op in ("remember", "share"):
             body = (
                 {"content": f"private-{user} fact {n}"}
@@ -188,7 +220,8 @@ def test_random_request_sequences_never_leak_private_data(
             r = env.http.post(
                 f"{base}/threads/{other}-t/messages", headers=h, json={"role": "user", "content": f"private-{user} x"}
             )
-            assert r.status_code == (201 if starters.setdefault(f"{other}-t", user) == user else 404), r.text
+            # Naming another user's thread writes into one's own thread of that name, never theirs.
+            assert r.status_code == 201 and r.json()["thread"] == f"{user}/{other}-t", r.text
         elif op == "forget":
             env.http.delete(f"{base}/facts/{n}", headers=h)
         texts = [

@@ -140,7 +140,7 @@ def test_facts(env: Env) -> None:
     assert len(http.get(f"{A}/facts", headers=h, params={"all_users": True}).json()) == 1
 
 
-def test_seed_001_memories_profiles_digests_jobs_usage(env: Env) -> None:
+def test_memories_profiles_digests_jobs_usage(env: Env) -> None:
     http, h = env.http, env.h("bot")
     for key in ("a", "b"):
         http.post(
@@ -155,7 +155,7 @@ def test_seed_001_memories_profiles_digests_jobs_usage(env: Env) -> None:
     assert http.delete(f"{A}/memories/{listed[0]['id']}", headers=h).json() == {"success": True, "deletedCount": 1}
     assert http.delete(f"{A}/memories/{listed[0]['id']}", headers=h).status_code == 404
     assert http.delete(f"{A}/memories", headers=h).json() == {"success": True, "deletedCount": 1}
-    assert http.get(f"{A}/memories", headers=h).json() == {"memories": []}
+    assert http.get(f"{A}/memories", headers=h).json() == {"memories": [], "cap": 10}
     http.post(f"{A}/facts", headers=h, json={"content": "Alice prefers mornings", "user": "alice"})
     env.mem.run_jobs()
     assert "mornings" in http.get(f"{A}/profiles/alice", headers=h).json()["profile"]
@@ -183,9 +183,12 @@ def test_export_import_and_db_status(env: Env) -> None:
         "/v1/agents/other/import", headers={**other, "content-type": "application/x-ndjson"}, content=r.content
     )
     assert r.status_code == 200 and r.json()["messages"] == 1 and r.json()["facts"] == 1, r.json()
-    again = http.post("/v1/agents/other/import", headers=other, content=exported.content)
+    jsonl = {**other, "content-type": "application/x-ndjson"}
+    again = http.post("/v1/agents/other/import", headers=jsonl, content=exported.content)
     assert again.status_code == 409  # the thread exists (on_conflict=error)
-    assert http.post("/v1/agents/other/import", headers=other, content=b'{"a": 1}').status_code == 422
+    assert http.post("/v1/agents/other/import", headers=jsonl, content=b'{"a": 1}').status_code == 422
+    # An export sent as text/plain (what a page of another site can post without asking) is not read.
+    assert http.post("/v1/agents/other/import", headers=other, content=exported.content).status_code == 415
     assert http.get("/v1/agents/other/threads/t/messages", headers=other).json()[0]["content"] == "hello there"
     status = http.get("/v1/db/status", headers=env.h("admin")).json()
     assert status["backend"] == "sqlite" and status["schema_version"] >= 11 and status["counts"]["agents"] == 2
@@ -219,16 +222,19 @@ def test_keys_routes_and_operations(env: Env) -> None:
         'memlane_http_requests_total{method="POST",route="/v1/agents/{agent}/threads/{thread}/messages",'
         'status="201"} 1.0' in text
     )
-    assert (
-        "memlane_http_request_duration_seconds_bucket" in text
-        and 'memlane_memory_cap_utilization{agent="bot"} 0.0' in text
-    )
+    # /metrics needs no key: it names no agent unless the operator asks (--metrics-per-agent).
+    assert "memlane_http_request_duration_seconds_bucket" in text and 'agent="' not in text
     spec = http.get("/openapi.json").json()
     assert all(p.startswith("/v1/") for p in spec["paths"] if p not in ("/healthz", "/readyz", "/metrics"))
     assert http.get("/docs").status_code == 200
 
 
-def test_request_ids_in_logs_and_memories_injected_metric(env: Env, caplog: pytest.LogCaptureFixture) -> None:
+def test_request_ids_in_logs_and_memories_injected_metric(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    with server_env(str(tmp_path / "m.db"), metrics_per_agent=True) as env:
+        _request_ids_and_metrics(env, caplog)
+
+
+def _request_ids_and_metrics(env: Env, caplog: pytest.LogCaptureFixture) -> None:
     http, h = env.http, env.h("bot")
     http.post(
         f"{A}/threads/old/messages", headers=h, json={"role": "user", "content": "Book the venue for May.", "user": "u"}
@@ -246,3 +252,14 @@ def test_request_ids_in_logs_and_memories_injected_metric(env: Env, caplog: pyte
     assert 'memlane_context_memories_injected_total{agent="bot"} 1.0' in text
     assert 'memlane_memories{agent="bot"} 1.0' in text and 'memlane_memory_cap_utilization{agent="bot"} 0.1' in text
     assert http.get(f"{A}/facts", headers={"X-Request-ID": "bad id!"}).headers["x-request-id"] != "bad id!"
+
+
+def test_the_api_docs_work_offline_and_offer_authorize(env: Env) -> None:
+    page = env.http.get("/docs")
+    assert page.status_code == 200 and "cdn." not in page.text and "/docs-static/swagger-ui-bundle.js" in page.text
+    bundle = env.http.get("/docs-static/swagger-ui-bundle.js")
+    assert bundle.status_code == 200 and len(bundle.content) > 100_000
+    assert env.http.get("/docs-static/swagger-ui.css").status_code == 200
+    spec = env.http.get("/openapi.json").json()
+    assert spec["components"]["securitySchemes"]["HTTPBearer"]["scheme"] == "bearer"
+    assert {"HTTPBearer": []} in spec["paths"]["/v1/agents/{agent}/facts"]["get"]["security"]

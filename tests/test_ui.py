@@ -39,6 +39,7 @@ from ui_helpers import (  # noqa: E402  (after the skip: the helpers import play
     Served,
     Visitor,
     in_ci,
+    serve_demo,
     serve_seeded,
     sign_in,
 )
@@ -78,25 +79,54 @@ def visit(browser: Any, served: Served) -> Any:
     return get
 
 
-# -- screenshots for the docs (first: before the tests below change the data) ---------------------
+# -- screenshots for the docs, from the store `memlane demo` makes (what a new user sees) -------------
 SHOTS = {
     "overview": "/ui/",
-    "thread": "/ui/agents/bot/threads/trip-porto",
-    "facts": "/ui/agents/bot/facts",
-    "recall": "/ui/agents/bot/recall?q=quiet+guesthouse+peanuts&user=alice&thread=trip-porto&budget=800&preset=turns",
+    "thread": "/ui/agents/default/threads/lisbon-trip",
+    "facts": "/ui/agents/default/facts",
+    "recall": "/ui/agents/default/recall?q=Where+are+we+staying+in+Lisbon%3F&user=chen",
 }
 
 
-def test_screenshots(served: Served, visit: Any) -> None:
+def test_screenshots(browser: Any, tmp_path: Path) -> None:
     if not SHOTS_DIR:
         pytest.skip("set MEMLANE_UI_SHOTS=<dir> to save screenshots of the main pages")
     out = Path(SHOTS_DIR)
     out.mkdir(parents=True, exist_ok=True)
+    with serve_demo(tmp_path) as url:
+        page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        for name, path in SHOTS.items():
+            response = page.goto(url + path)
+            assert response is not None and response.status == 200, path
+            page.screenshot(path=str(out / f"{name}.png"), full_page=False)
+            assert (out / f"{name}.png").stat().st_size > 10_000
+
+
+# -- forms submitted as a user leaves them ------------------------------------------------------------
+def test_every_form_works_with_its_fields_left_as_they_are(served: Served, visit: Any) -> None:
     admin = visit("admin")
-    for name, path in SHOTS.items():
+    page = admin.page
+    admin.go("/ui/agents/bot/recall")
+    page.get_by_label("Question").fill("peanuts")
+    page.get_by_role("button", name="Recall").click()  # budget, hits, thread and preset as they are: empty
+    expect(page.get_by_role("heading", name=re.compile(r"Hits \(\d+\)"))).to_be_visible()
+    page.get_by_role("button", name="Recall").click()  # again, with the fields the answer filled in
+    expect(page.get_by_role("heading", name=re.compile(r"Hits \(\d+\)"))).to_be_visible()
+    for path, button in (("/ui/agents/bot/facts", "Filter"), ("/ui/agents/bot/threads", "Filter"),
+                         ("/ui/agents/bot/jobs", "Show")):  # fmt: skip
         admin.go(path)
-        admin.page.screenshot(path=str(out / f"{name}.png"), full_page=False)
-        assert (out / f"{name}.png").stat().st_size > 10_000
+        page.get_by_role("button", name=button).click()
+        expect(page.get_by_role("heading", level=1)).to_be_visible()
+        assert "Invalid" not in admin.text() and "error" not in page.title().lower(), path
+    alice = visit("alice")
+    alice.go("/ui/agents/bot/facts")
+    alice.page.get_by_text("Remember a new fact").click()
+    alice.page.get_by_label("Fact to remember").fill("Alice collects vinyl records")
+    alice.page.get_by_role("button", name="Remember").click()
+    expect(alice.page.get_by_role("status")).to_contain_text("remembered")
+    with served.memory() as mem:
+        made = [f for f in mem.facts(user="alice") if f.content == "Alice collects vinyl records"]
+    assert len(made) == 1 and made[0].owner == "alice" and made[0].visibility == "private"
 
 
 # -- signing in -------------------------------------------------------------------------------------
@@ -214,7 +244,7 @@ def test_review_share_and_edit_facts(served: Served, visit: Any) -> None:
     page = admin.page
     admin.go("/ui/agents/bot/facts")
     page.get_by_label("User (empty: everyone)").fill("alice")
-    page.get_by_label("Category").fill("habit")
+    page.get_by_label("Category", exact=True).fill("habit")
     page.get_by_role("button", name="Filter").click()
     # (htmx swaps the page in place: wait for what the filter removes, not for what both pages show)
     expect(page.get_by_role("cell", name=re.compile("alice-zebra-7731"))).to_have_count(0)  # category fact
@@ -273,7 +303,12 @@ def test_deleting_a_fact_removes_it_from_recall(served: Served, visit: Any) -> N
         assert any(h.kind == "fact" and h.id == doomed for h in mem.recall("purple kayak Gertrude", user="alice"))
     alice = visit("alice")
     alice.go("/ui/agents/bot/facts")
-    alice.page.get_by_role("button", name=f"Delete fact {doomed}").click()
+    alice.page.get_by_role("link", name=f"Delete fact {doomed}").click()
+    # One click never deletes: a confirmation page first, as for memories.
+    expect(alice.page.get_by_role("heading", name=f"Delete fact {doomed}")).to_be_visible()
+    with served.memory() as mem:
+        assert mem.fact(doomed).status == "active"
+    alice.page.get_by_role("button", name="Delete fact").click()
     expect(alice.page.get_by_role("status")).to_contain_text(f"deleted fact {doomed}")
     assert "purple kayak" not in alice.page.inner_text("table")
     with served.memory() as mem:
@@ -377,7 +412,7 @@ def test_thread_view_folds_tool_calls_and_shows_summaries(served: Served, visit:
 # -- security ---------------------------------------------------------------------------------------
 def test_posts_without_the_csrf_token_are_refused(browser: Any, served: Served, visit: Any) -> None:
     admin = visit("admin")
-    fact = served.facts["agent"]
+    fact = served.facts["alice_tea"]
     request = admin.page.context.request  # the signed-in browser's cookies, but no form token
     for form in ({"visibility": "shared"}, {"visibility": "shared", "csrf": "0" * 64}):
         response = request.post(f"{served.url}/ui/agents/bot/facts/{fact}/visibility", form=form, max_redirects=0)
@@ -426,7 +461,9 @@ def test_an_open_server_treats_the_visitor_as_admin(tmp_path: Path) -> None:
 
     with Memory(tmp_path / "open.db", agent="bot", settings=load_settings(embedder="none", worker="none")) as mem:
         mem.remember("the agent keeps notes", category="other")
-        with TestClient(create_app(mem, ServerSettings(rate_limit=0))) as http:
+        with TestClient(
+            create_app(mem, ServerSettings(rate_limit=0, open=True)), base_url="http://127.0.0.1:8080"
+        ) as http:
             page = http.get("/ui/")
             assert page.status_code == 200 and "open server (admin)" in page.text
             assert 'href="/ui/agents/bot/threads"' in page.text

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -380,3 +381,80 @@ def test_close_waits_for_the_queued_vectors(tmp_path: Path, gated: GatedEmbedder
     with _memory(location, FakeEmbedder(cache_size=0)) as again:
         assert _pending_ids(again) == []
         assert _vectors(again, [said.id])[0] == [said.id]
+
+
+_SCRIPT_WITHOUT_CLOSE = """
+import sys, time
+from memlane import Memory, load_settings
+from memlane.embeddings import FakeEmbedder
+
+class Slow(FakeEmbedder):  # a local model's pace, and its batches on its own threads (concurrency 2)
+    def embed_batch(self, texts, kind):
+        time.sleep(0.05)
+        return super().embed_batch(texts, kind)
+
+mem = Memory(sys.argv[1], agent="a", settings=load_settings(embedder="none", worker="none"),
+             embedder=Slow(cache_size=0, batch_size=4, concurrency=2))
+for i in range(40):
+    mem.add_message("t", "user", f"note {i} written by a script that never closes its memory", user="ann")
+print(len(mem.store.pending_vectors(100)), flush=True)
+"""
+
+
+def test_a_script_that_exits_without_close_leaves_no_message_without_its_vector(store_url: str) -> None:
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(_SCRIPT_WITHOUT_CLOSE), store_url],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert int(done.stdout.strip()) > 0  # the script did end with vectors still to embed
+    assert done.stderr == ""  # no "cannot schedule new futures after interpreter shutdown"
+    assert time.monotonic() - started < VectorsBehind.EXIT_WAIT + 30
+    with _memory(store_url, FakeEmbedder(cache_size=0), embed_behind=False) as mem:  # no recovery: look first
+        assert mem.store.status().counts["pending_vectors"] == 0
+        history = mem.history("t")
+        assert len(history) == 40
+        assert _vectors(mem, [m.id for m in history])[0] == [m.id for m in history]
+
+
+_SCRIPT_WITH_A_SLOW_MODEL = """
+import sys, time
+from memlane import Memory, load_settings
+from memlane.embeddings import FakeEmbedder
+from memlane.memory.behind import BEHIND
+
+class Crawling(FakeEmbedder):
+    def embed_batch(self, texts, kind):
+        if kind == "document":
+            time.sleep(0.5)
+        return super().embed_batch(texts, kind)
+
+BEHIND.EXIT_WAIT = 1.0
+BEHIND.BATCH = 2  # one model run per run of the helper
+mem = Memory(sys.argv[1], agent="a", settings=load_settings(embedder="none", worker="none"),
+             embedder=Crawling(cache_size=0))
+for i in range(40):
+    mem.add_message("t", "user", f"note {i}", user="ann")
+print(time.time(), flush=True)  # the script ends: from here on, its exit
+"""
+
+
+def test_the_exit_waits_a_bounded_time_and_hands_the_rest_to_the_next_process(store_url: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(_SCRIPT_WITH_A_SLOW_MODEL), store_url],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    exiting = time.time() - float(done.stdout)
+    assert exiting < 1.0 + 0.5 + 2.5  # the wait, the run under way, the interpreter's own exit; not 40 x 0.25 s
+    assert "stay pending for the next process" in done.stderr and "Traceback" not in done.stderr
+    with _memory(store_url, FakeEmbedder(cache_size=0), embed_behind=False) as mem:
+        assert mem.store.status().counts["pending_vectors"] > 0
+    with _memory(store_url, FakeEmbedder(cache_size=0)) as mem:  # the next process embeds them
+        assert mem.flush(WAIT)
+        assert mem.store.status().counts["pending_vectors"] == 0

@@ -158,7 +158,7 @@ def sign_in(browser: Any, served: Served, who: str, *, javascript: bool = True) 
     visitor.go("/ui/login")
     page.get_by_label("API key").fill(served.keys[who])
     page.get_by_role("button", name="Sign in").click()
-    expect(page.get_by_role("heading", name="Agents")).to_be_visible()
+    expect(page.get_by_role("heading", name="Your memory" if who in ("alice", "bob") else "Agents")).to_be_visible()
     return visitor
 
 
@@ -174,7 +174,7 @@ def serve_seeded(home: Path) -> Iterator[Served]:
     with log.open("w") as out:
         proc = subprocess.Popen(
             [sys.executable, "-c", "from memlane.cli.app import main; main()", "--db", str(db), "serve",
-             "--port", str(port), "--rate-limit", "0", "--no-access-log"],
+             "--port", str(port), "--rate-limit", "0", "--no-access-log", "--workers-in-process", "0"],
             stdout=out, stderr=subprocess.STDOUT, env=env,
         )  # fmt: skip
         url = f"http://127.0.0.1:{port}"
@@ -190,6 +190,39 @@ def serve_seeded(home: Path) -> Iterator[Served]:
                 assert time.monotonic() < deadline, f"memlane serve did not become ready: {log.read_text()}"
                 time.sleep(0.1)
             yield Served(url, db, keys, facts)
+        finally:
+            proc.terminate()
+            proc.wait(timeout=15)
+
+
+@contextmanager
+def serve_demo(home: Path) -> Iterator[str]:
+    """``memlane serve --open`` over the store ``memlane demo`` makes (its jobs run once, without an LLM):
+    the review UI as a new user first sees it. Yields the server's URL."""
+    db = home / "demo.db"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMLANE_")}
+    env |= {"PYTHONPATH": SRC, "MEMLANE_HOME": str(home / "home")}
+    cli = [sys.executable, "-c", "from memlane.cli.app import main; main()", "--db", str(db)]
+    subprocess.run([*cli, "demo"], env=env, check=True, capture_output=True, timeout=300)
+    subprocess.run([*cli, "worker", "--once"], env=env, check=True, capture_output=True, timeout=300)
+    port = _free_port()
+    log = home / "demo-serve.log"
+    with log.open("w") as out:
+        proc = subprocess.Popen([*cli, "serve", "--open", "--port", str(port), "--no-access-log"],
+                                stdout=out, stderr=subprocess.STDOUT, env=env)  # fmt: skip
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                assert proc.poll() is None, log.read_text()
+                try:
+                    if httpx.get(f"{url}/readyz", timeout=1, trust_env=False).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                assert time.monotonic() < deadline, f"memlane serve did not become ready: {log.read_text()}"
+                time.sleep(0.1)
+            yield url
         finally:
             proc.terminate()
             proc.wait(timeout=15)

@@ -226,6 +226,12 @@ class AsyncMemory:
     ) -> Thread:
         return await self._run(self.sync.set_thread, thread, system_prompt=system_prompt, metadata=metadata)
 
+    async def user_thread(self, thread: str, user: str, *, manage: bool = False, must_exist: bool = False) -> str:
+        return await self._run(self.sync.user_thread, thread, user, manage=manage, must_exist=must_exist)
+
+    async def message(self, thread: str, message_id: int) -> Message:
+        return await self._run(self.sync.message, thread, message_id)
+
     async def reset(self, thread: str) -> int:
         return await self._run(self.sync.reset, thread)
 
@@ -363,6 +369,7 @@ class AsyncMemory:
         preset: str | SearchConfig | None = None,
         now: datetime | None = None,
         group_by: None = None,
+        min_score: float | None = None,
     ) -> list[Hit]: ...
 
     @overload
@@ -381,6 +388,7 @@ class AsyncMemory:
         preset: str | SearchConfig | None = None,
         now: datetime | None = None,
         group_by: Literal["thread"],
+        min_score: float | None = None,
     ) -> list[HitGroup]: ...
 
     async def recall(
@@ -398,6 +406,7 @@ class AsyncMemory:
         preset: str | SearchConfig | None = None,
         now: datetime | None = None,
         group_by: Literal["thread"] | None = None,
+        min_score: float | None = None,
     ) -> list[Hit] | list[HitGroup]:
         recall: Callable[..., list[Hit] | list[HitGroup]] = self.sync.recall
         return await self._run(
@@ -414,6 +423,7 @@ class AsyncMemory:
             preset=preset,
             now=now,
             group_by=group_by,
+            min_score=min_score,
         )
 
     async def context(
@@ -481,6 +491,9 @@ class AsyncMemory:
 
     async def agents(self) -> list[str]:
         return await self._run(self.sync.agents)
+
+    async def agent_exists(self) -> bool:
+        return await self._run(self.sync.agent_exists)
 
     async def schema_versions(self) -> tuple[int, int]:
         return await self._run(self.sync.schema_versions)

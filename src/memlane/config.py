@@ -2,7 +2,7 @@
 
 Precedence, highest first: arguments given in code, environment variables (``MEMLANE_<FIELD>``, any case), the
 config file (``MEMLANE_CONFIG``, else ``$MEMLANE_HOME/config.toml`` / ``config.yaml``), the defaults below.
-A config file may hold the keys at top level or under a ``memlane:`` (or seed 002's ``memory:``) section.
+A config file may hold the keys at top level or under a ``memlane:`` (or ``memory:``) section.
 
 The sources are merged here, in a few lines, and pydantic validates the result: a pydantic model rather than
 pydantic-settings' ``BaseSettings``, whose import alone (it brings asyncio, dotenv and the loaders of a dozen
@@ -27,6 +27,13 @@ __all__ = ["ENV_PREFIX", "Settings", "default_home", "load_settings"]
 
 #: The prefix of the environment variables that set memlane's settings (``MEMLANE_AGENT`` sets ``agent``).
 ENV_PREFIX = "MEMLANE_"
+
+#: recall()'s default floor on a hit's score (the ``min_score`` setting), calibrated on bench/facts.py and
+#: bench/locomo.py with the default preset and the local MiniLM embedder (bench/RESULTS.md, issue 38).
+MIN_SCORE = 0.15
+#: The embedding models that floor was calibrated with: with another model (whose cosines run on another
+#: scale), or keyword search alone, recall() has no floor unless ``min_score`` is given.
+CALIBRATED_MODELS = frozenset({"all-MiniLM-L6-v2-int8"})
 
 _config_file: ContextVar[Path | None] = ContextVar("memlane_config_file", default=None)
 
@@ -71,16 +78,21 @@ class Settings(BaseModel):
     agent: str = Field("default", description="Agent (app, bot) whose memory is used when none is given.")
     model: str = Field("gpt-4o-mini", description="Chat model whose tokenizer counts the context budget.")
     encoding: str | None = Field(None, description="Tokenizer encoding (cl100k_base, o200k_base); else by model.")
-    max_history_tokens: int = Field(4000, ge=64, description="Default token budget of context() (seed 002).")
+    max_history_tokens: int = Field(4000, ge=64, description="Default token budget of context().")
     max_messages_in_context: int = Field(50, ge=1, description="Most recent messages context() considers.")
     fact_visibility: Literal["private", "shared"] = Field(
         "private",
         description="Visibility of facts remember() stores without one and of those the pipeline extracts; shared "
-        "suits a group chat, where what anyone says about a person may serve everyone (seed 003).",
+        "suits a group chat, where what anyone says about a person may serve everyone.",
+    )
+    share_needs_approval: bool = Field(
+        True,
+        description="A fact a user shares through a user API key waits, private, until an agent key shares it "
+        "(a shared fact reaches every other user's prompt).",
     )
     strategy: Literal["simple", "summarization", "hybrid"] = Field(
         "hybrid",
-        description="What context() holds besides the newest messages (seed 002): simple nothing (and no "
+        description="What context() holds besides the newest messages: simple nothing (and no "
         "summaries are made), summarization the rolling summaries, hybrid also facts, recalled items, memories "
         "and the thread's older system messages.",
     )
@@ -127,12 +139,31 @@ class Settings(BaseModel):
         0,
         ge=0,
         description="Most active facts a user may own (0: no cap); beyond it the least important, least "
-        "recently recalled go (seed 000).",
+        "recently recalled go.",
     )
     memory_cap: int = Field(
         10, ge=1, description="Most memories an agent keeps per audience (its own, a user's, a group's); compaction."
     )
+    memory_decay_days: int = Field(
+        30,
+        ge=0,
+        description="Facts neither recalled nor shown in a context for this many days rank lower in context() "
+        "(0: no decay).",
+    )
+    facts_on_write: bool = Field(
+        True,
+        description="Store the facts a user's message states plainly (rules, no LLM) with the message itself "
+        "(false: only when its batch is summarized).",
+    )
     search_preset: str = Field("default", description="Named search preset used by recall().")
+    min_score: float | None = Field(
+        None,
+        ge=0.0,
+        le=1.0,
+        description="recall() leaves out hits scoring below this (0 turns the floor off). Unset: 0.15 with the local "
+        "MiniLM model it was calibrated with on bench/facts.py and bench/locomo.py, no floor with another embedder "
+        "(its cosines run on another scale) or keyword search alone.",
+    )
     llm_provider: str | None = Field(None, description="openai, ollama, anthropic or none.")
     llm_base_url: str | None = None
     llm_api_key: str | None = None
@@ -163,7 +194,7 @@ class Settings(BaseModel):
         604_800.0, ge=0, description="Seconds a new fact may wait for an LLM profile merge (reads show it at once)."
     )
     llm_budget_tokens: int = Field(
-        0, ge=0, description="LLM tokens each agent may spend per budget window; 0 = unlimited (seed 001's energy)."
+        0, ge=0, description="LLM tokens each agent may spend per budget window; 0 = unlimited."
     )
     llm_budget_window: float = Field(86_400.0, gt=0, description="Length of the rolling budget window, seconds.")
     llm_budget_reserve: float = Field(
@@ -216,13 +247,13 @@ def _find_config_file() -> Path | None:
     return None
 
 
-#: Other names config files may use for memlane's settings: the seed systems' own keys that mean the same.
+#: Other names config files may use for memlane's settings: other memory systems' keys that mean the same.
 ALIASES: dict[str, str] = {
-    "storage_path": "database",  # seed 002
-    "max_tokens_in_context": "max_history_tokens",  # seed 000's MemoryConfig
-    "summarize_after_messages": "summarize_after",  # seed 000's MemoryConfig
-    "max_context": "max_messages_in_context",  # seed 000's plugin config
-    "max_memories_per_channel": "max_facts_per_user",  # seed 000's MemoryConfig (its memories are facts)
+    "storage_path": "database",  # a memory sub-agent's config
+    "max_tokens_in_context": "max_history_tokens",  # a chat-room bot's MemoryConfig
+    "summarize_after_messages": "summarize_after",  # a chat-room bot's MemoryConfig
+    "max_context": "max_messages_in_context",  # a chat-room bot's plugin config
+    "max_memories_per_channel": "max_facts_per_user",  # a chat-room bot's MemoryConfig (its memories are facts)
 }
 
 
@@ -251,12 +282,12 @@ def read_config_file(path: Path) -> dict[str, Any]:
     for section in ("memlane", "memory"):
         if isinstance(data.get(section), dict):
             data = {**{k: v for k, v in data.items() if k != section}, **data[section]}
-    for other, ours in ALIASES.items():  # the seed systems' names for memlane's settings
+    for other, ours in ALIASES.items():  # other systems' names for memlane's settings
         if other in data:
             if ours in data:
                 raise ConfigError(f"config file {path} sets both {other!r} and {ours!r} (the same setting)")
             data[ours] = data.pop(other)
-    enabled = data.pop("enabled", True)  # seed 002's switch: memlane on a config that turns memory off is a mistake
+    enabled = data.pop("enabled", True)  # another system's switch; memlane on a config that turns memory off: a mistake
     if enabled is not True:
         raise ConfigError(
             f"config file {path} says enabled: {enabled!r}; memlane does not run with memory turned off "

@@ -347,7 +347,7 @@ class UsageDay:
 
 @dataclass(frozen=True, slots=True)
 class UserRecord:
-    """What memlane keeps about one user of an agent (seed 000): their preferred persona, the context they
+    """What memlane keeps about one user of an agent: their preferred persona, the context they
     asked the bot to keep in mind, how many messages they sent and when they last wrote."""
 
     user: str

@@ -105,13 +105,34 @@ def _check_text(value: Any, field: str) -> str:
     return value
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_NAMES = frozenset({"thread", "agent", "user"})  # the names that appear in URLs, commands and prompts
+_NO_SLASH = frozenset({"agent", "user"})
+
+
 def check_key(value: Any, field: str) -> str:
-    """A thread key, agent name or user id: a non-blank string of at most 255 characters."""
+    """A name or identifier: a non-blank string of at most 255 characters, with no control characters.
+
+    The one naming rule of threads, agents and users, the same in the library, the CLI, REST, the UI and MCP:
+    no leading or trailing spaces, not ``.`` or ``..``; agent and user names have no ``/`` either (a thread
+    name may: URLs carry it percent-encoded, and ``alice/notes`` is user alice's own thread ``notes``, see
+    :meth:`memlane.Memory.user_thread`).
+    """
     text = _check_text(value, field)
     if not text.strip():
         raise InvalidInput(f"{field} must not be empty")
     if len(text) > MAX_KEY_CHARS:
         raise InvalidInput(f"{field} is longer than {MAX_KEY_CHARS} characters")
+    if _CONTROL.search(text):
+        raise InvalidInput(f"{field} must not contain control characters (line breaks, tabs, ...)")
+    name = field.lstrip("-")
+    if name in _NAMES:
+        if text != text.strip():
+            raise InvalidInput(f"{field} must not begin or end with spaces")
+        if text in (".", ".."):
+            raise InvalidInput(f"{field} must not be {text!r}")
+        if name in _NO_SLASH and "/" in text:
+            raise InvalidInput(f"{field} must not contain '/'")
     return text
 
 

@@ -1,17 +1,24 @@
-"""``ChatCommands``: ``!chat`` and its sub-commands (seed 000), transport-agnostic.
+"""``ChatCommands``: ``!chat`` and its sub-commands, transport-agnostic.
 
 | text | what happens | default reply |
 | --- | --- | --- |
 | ``!chat <message>`` | the LLM answers with the channel's memory in context; both turns are stored | ``🤖 <answer>`` |
 | ``!chat remember <fact>`` | a fact the user owns, from this channel | ``💾 I'll remember that!`` |
-| ``!chat recall <topic>`` | the user's facts (and shared ones) about it | ``💭 Here's what I remember:`` + lines |
+| ``!chat recall <topic>`` | the user's facts from this channel about it | ``💭 Here's what I remember:`` + lines |
 | ``!chat forget`` | forgets the facts the user remembered in this channel | ``🗑️ Memories cleared!`` |
 | ``!chat reset`` | clears the channel's conversation; facts stay | ``🔄 Conversation reset! (N messages cleared)`` |
 | ``!chat persona [name]`` | shows or sets the channel's persona (its system prompt) | ``🎭 Persona set to <name>.`` |
+| ``!chat help`` | the commands | one line per command |
 
-The channel is a memlane thread, the user a memlane user; everything lives in the store, so it outlives a
-restart of the bot. A persona is kept in the thread's metadata and system prompt. Every reply text comes from
-a template (``templates=``, :data:`DEFAULT_TEMPLATES` for the seed's texts), filled with ``str.format``.
+The channel is a memlane thread, the user a memlane user (the platform's id; ``name=`` gives the display
+name the model sees); everything lives in the store, so it outlives a restart of the bot. The model sees
+each earlier turn with its speaker (``Alice: I love dogs``), so a group channel's questions about who said
+what can be answered. A fact remembered here carries the channel in its metadata (``{"channel": ...}``),
+and ``recall`` searches only the facts of the channel it is asked in. Without an LLM, ``!chat <message>``
+is still stored (``reset`` clears it) and the reply says that no model is configured.
+
+A persona is kept in the thread's metadata and system prompt. Every reply text comes from
+a template (``templates=``, :data:`DEFAULT_TEMPLATES` for the default texts), filled with ``str.format``.
 An LLM failure becomes a short reply, never an exception; so does bad input (a memlane ``InvalidInput``).
 """
 
@@ -26,6 +33,7 @@ from ..async_memory import AsyncMemory
 from ..errors import InvalidInput, MemlaneError, NotFound, ProviderError
 from ..llm import ChatMessage, LLMClient
 from ..memory import Memory
+from .prompt import prompt_messages, spoken
 
 __all__ = ["DEFAULT_PERSONAS", "DEFAULT_TEMPLATES", "ChatCommands", "Reply"]
 
@@ -44,9 +52,18 @@ DEFAULT_TEMPLATES: dict[str, str] = {
     "no_llm": "🤖 No language model is configured, so I can't chat; remember, recall, forget and reset work.",
     "llm_error": "⚠️ AI error: {error}",
     "bad_input": "⚠️ {error}",
+    "help": (
+        "{prefix} <message> — talk to me (I remember the channel's conversation)\n"
+        "{prefix} remember <fact> — I keep a fact of yours from this channel\n"
+        "{prefix} recall <topic> — what I remember of yours from this channel about it\n"
+        "{prefix} forget — I forget the facts you gave me in this channel\n"
+        "{prefix} reset — clear this channel's conversation (facts stay)\n"
+        "{prefix} persona [name] — show or set this channel's persona\n"
+        "{prefix} help — this list"
+    ),
 }
-"""Seed 000's reply texts. Keys: answer, usage, remembered, recall_none, recall_header, recall_line, forgotten,
-reset, persona_set, persona_shown, persona_unknown, no_llm, llm_error, bad_input."""
+"""The default reply texts. Keys: answer, usage, remembered, recall_none, recall_header, recall_line, forgotten,
+reset, persona_set, persona_shown, persona_unknown, no_llm, llm_error, bad_input, help."""
 
 DEFAULT_PERSONAS: dict[str, str] = {
     "default": "You are a friendly, helpful assistant in a group chat. Answer briefly.",
@@ -54,7 +71,7 @@ DEFAULT_PERSONAS: dict[str, str] = {
     "pirate": "You are a cheerful pirate in a group chat. Answer briefly, in pirate speech.",
 }
 
-_SUBCOMMANDS = ("remember", "recall", "forget", "reset", "persona")
+_SUBCOMMANDS = ("remember", "recall", "forget", "reset", "persona", "help")
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +82,7 @@ class Reply:
 
 
 class ChatCommands:
-    """Seed 000's ``!chat`` commands over a memlane memory (see the module docstring for the table)."""
+    """The ``!chat`` commands over a memlane memory (see the module docstring for the table)."""
 
     def __init__(
         self,
@@ -98,8 +115,9 @@ class ChatCommands:
     def _say(self, key: str, **values: Any) -> Reply:
         return Reply(self.templates[key].format(prefix=self.prefix, **values))
 
-    async def handle(self, channel: str, user: str, text: str) -> Reply | None:
-        """The reply to ``text`` said by ``user`` in ``channel``; None when it is not a command for us."""
+    async def handle(self, channel: str, user: str, text: str, *, name: str | None = None) -> Reply | None:
+        """The reply to ``text`` said by ``user`` (the platform's id; ``name``: the display name the model
+        sees, default the id) in ``channel``; None when it is not a command for us."""
         words = text.strip()
         if words != self.prefix and not words.startswith(self.prefix + " "):
             return None
@@ -112,7 +130,7 @@ class ChatCommands:
             if command in _SUBCOMMANDS:
                 reply: Reply = await getattr(self, f"_{command}")(channel, user, rest)
                 return reply
-            return await self._chat(channel, user, args)
+            return await self._chat(channel, user, args, name)
         except ProviderError as error:
             return self._say("llm_error", error=_short(error))
         except InvalidInput as error:
@@ -121,13 +139,22 @@ class ChatCommands:
     async def _remember(self, channel: str, user: str, fact: str) -> Reply:
         if not fact:
             return self._say("usage", usage="remember <fact>")
-        await self.memory.remember(fact, user=user, thread=channel, category="fact", importance=3)
+        await self.memory.remember(
+            fact, user=user, thread=channel, category="fact", importance=3, metadata={"channel": channel}
+        )
         return self._say("remembered", fact=fact)
 
     async def _recall(self, channel: str, user: str, topic: str) -> Reply:
         if not topic:
             return self._say("usage", usage="recall <topic>")
-        hits = await self.memory.recall(topic, user=user, kinds=["fact"], limit=self.recall_limit)
+        hits = await self.memory.recall(
+            topic,
+            user=user,
+            kinds=["fact"],
+            limit=self.recall_limit,
+            metadata={"channel": channel},  # the facts remembered in this channel, a filter inside the search
+            # min_score: issue 38 floor (the min_score setting applies when none is passed)
+        )
         if not hits:
             return self._say("recall_none", topic=topic)
         lines = [self.templates["recall_header"]]
@@ -137,6 +164,9 @@ class ChatCommands:
     async def _forget(self, channel: str, user: str, rest: str) -> Reply:
         count = await self.memory.forget_all(user, thread=channel)
         return self._say("forgotten", count=count)
+
+    async def _help(self, channel: str, user: str, rest: str) -> Reply:
+        return self._say("help")
 
     async def _reset(self, channel: str, user: str, rest: str) -> Reply:
         count = await self.memory.reset(channel)
@@ -165,32 +195,24 @@ class ChatCommands:
         name = thread.metadata.get("persona") if thread is not None else None
         return name if isinstance(name, str) and name in self.personas else "default"
 
-    async def _chat(self, channel: str, user: str, message: str) -> Reply:
-        if self.llm is None:
+    async def _chat(self, channel: str, user: str, message: str, name: str | None = None) -> Reply:
+        said = {"role": "user", "content": message, "user": user, "name": name or user}
+        if self.llm is None:  # still part of the channel's conversation (and what `reset` clears)
+            await self.memory.add_messages(channel, [said])
             return self._say("no_llm")
         persona = await self._persona_of(channel)
         ctx = await self.memory.context(
             channel, query=message, user=user, budget=self.budget, system_prompt=self.personas[persona]
         )
-        prompt = [
-            ChatMessage(m["role"], m["content"])
-            for m in ctx.to_messages()
-            if m.get("role") in ("system", "user", "assistant") and isinstance(m.get("content"), str) and m["content"]
-        ]
-        prompt.append(ChatMessage.user(f"{user}: {message}"))
+        prompt = prompt_messages(ctx)
+        prompt.append(ChatMessage.user(spoken(name or user, message)))
         llm = self.llm
         answer = await asyncio.to_thread(
             lambda: llm.complete(
                 prompt, operation="chat", temperature=self.temperature, agent=self.memory.agent
             ).text.strip()
         )
-        await self.memory.add_messages(
-            channel,
-            [
-                {"role": "user", "content": message, "user": user, "name": user},
-                {"role": "assistant", "content": answer},
-            ],
-        )
+        await self.memory.add_messages(channel, [said, {"role": "assistant", "content": answer}])
         return self._say("answer", answer=answer)
 
 

@@ -1,4 +1,4 @@
-"""``memlane chat``: a REPL that talks to the configured LLM with memory, and seed 002's chat commands.
+"""``memlane chat``: a REPL that talks to the configured LLM with memory, and its slash commands.
 
 Each turn stores the user's line, assembles the context (profile, memories, summaries, facts, recalled and
 recent messages within the budget), streams the model's answer to the terminal and stores it. Without an
@@ -40,7 +40,7 @@ NO_LLM_NOTICE = (
     "No LLM is configured, so nobody will answer: what you type is stored, and every /command works.\n"
     "To chat, set MEMLANE_LLM_PROVIDER (openai, ollama or anthropic) and MEMLANE_LLM_MODEL, plus "
     "MEMLANE_LLM_API_KEY (OpenAI, Anthropic) or MEMLANE_LLM_BASE_URL (Ollama, other OpenAI-compatible "
-    "servers). See 'Using an LLM' in the README."
+    "servers). See 'Configuration' in the README, and docs/llm.md."
 )
 
 HELP = [

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
+import json
 import os
 from pathlib import Path
-from typing import IO, Annotated
+from typing import IO, Annotated, Any
 
 import typer
 from rich.text import Text
@@ -61,7 +63,8 @@ def import_(
         str, typer.Option("--on-conflict", help="When a thread already exists: error, skip or replace.")
     ] = "error",
 ) -> None:
-    """Import an export into the agent, in one transaction (all or nothing).
+    """Import an export in one transaction (all or nothing), into the agent it was exported from unless
+    --agent names another.
 
     Examples:
 
@@ -72,15 +75,36 @@ def import_(
     state = get_state(ctx)
     with _opened(file, "r") as source:  # before the store: a missing file must not create an empty store
         size = None if file == "-" else os.fstat(source.fileno()).st_size
+        header = source.readline()  # read once (stdin cannot go back), and given back to the import below
+        exported = _exported_agent(header)
+        if state.agent is None and exported is not None:
+            state.agent = exported
         with state.open() as mem, progress(f"reading {file}") as update:
 
             def read_all(lines: int) -> None:
                 update(size or 0, size, f"importing {plural(lines, 'line')} in one transaction")
 
-            lines = CountingReader(source, update, size, read_all)
+            lines = CountingReader(itertools.chain([header], source), update, size, read_all)
             counts = mem.import_(lines, on_conflict=on_conflict)  # type: ignore[arg-type]
+            agent = mem.agent
     summary = ", ".join(_counted(kind, n) for kind, n in counts.items())
-    show(state.json, {"file": file, "imported": counts}, Text(f"Imported {summary}."))
+    where = f"into agent '{agent}'"
+    if exported is not None and exported != agent:
+        where += f" (the export is of agent '{exported}')"
+    show(state.json, {"file": file, "agent": agent, "imported": counts}, Text(f"Imported {summary} {where}."))
+
+
+def _exported_agent(header: str) -> str | None:
+    """The agent an export's header line names (None when the line is not a memlane export's header: the
+    import then reports what is wrong with it)."""
+    try:
+        record: Any = json.loads(header)
+    except ValueError:
+        return None
+    if not isinstance(record, dict) or record.get("format") != "memlane-export":
+        return None
+    agent = record.get("agent")
+    return agent if isinstance(agent, str) and agent.strip() else None
 
 
 def reindex(ctx: typer.Context) -> None:

@@ -123,7 +123,7 @@ def forget(
     purge: Annotated[bool, typer.Option("--purge", help="Also erase the facts' change history.")] = False,
     matching: Annotated[
         str | None,
-        typer.Option("--matching", "-m", metavar="TEXT", help="Forget the user's facts that say this (seed 003)."),
+        typer.Option("--matching", "-m", metavar="TEXT", help="Forget the user's facts that say this."),
     ] = None,
 ) -> None:
     """Forget one fact by id, all of a user's facts with --all (narrowed by --subject, --category,
@@ -225,6 +225,13 @@ def recall(
             "--metadata", help='Only items whose metadata holds these pairs, a JSON object: \'{"channel": "dev"}\'.'
         ),
     ] = None,
+    min_score: Annotated[
+        float | None,
+        typer.Option(
+            "--min-score",
+            help="Leave out hits scoring below this, 0 to 1 (default: setting min_score, 0.15; 0 shows every hit).",
+        ),
+    ] = None,
 ) -> None:
     """Find the messages, facts and summaries most relevant to a query, ranked.
 
@@ -252,6 +259,7 @@ def recall(
             since=start,
             until=end,
             metadata=wanted,
+            min_score=min_score,
         )
     view = hits_table(hits, title=f"Recall: {query}") if hits else Text(f"Nothing found for {query!r}.")
     show(state.json, {"query": query, "user": user, "hits": hits}, view)
@@ -303,7 +311,7 @@ def delete_agent(
     purge: Annotated[bool, typer.Option("--purge", help="Also delete the agent's memories (kept by default).")] = False,
     yes: Annotated[bool, typer.Option("--yes", help="Really delete (required: this cannot be undone).")] = False,
 ) -> None:
-    """Uninstall an agent (seed 001): delete its conversations, facts, profiles and digests; its memories
+    """Uninstall an agent: delete its conversations, facts, profiles and digests; its memories
     stay for a reinstall unless --purge.
 
     Examples:

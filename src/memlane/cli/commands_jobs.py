@@ -221,7 +221,7 @@ def worker(
 
     Several workers, in one process or many, may share a database: each job is leased to one of them, and
     a job whose worker died is run again once its lease expires. Jobs of an agent whose LLM budget is low
-    wait (seed 001's energy budget) instead of failing.
+    wait (MEMLANE_LLM_BUDGET_TOKENS) instead of failing.
 
     Examples:
 

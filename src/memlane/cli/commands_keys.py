@@ -34,7 +34,12 @@ def create(
     ctx: typer.Context,
     admin: Annotated[bool, typer.Option("--admin", help="An admin key: every agent, and key management.")] = False,
     agent: Annotated[
-        str | None, typer.Option("--agent", help="The agent the key acts for (an agent key; with --user a user key).")
+        str | None,
+        typer.Option(
+            "--agent",
+            "-a",
+            help="The agent the key acts for (an agent key; with --user a user key); default: the global --agent.",
+        ),
     ] = None,
     user: Annotated[
         str | None, typer.Option("--user", help="The one user a user key acts for (needs --agent).")
@@ -54,15 +59,19 @@ def create(
         memlane keys create --agent support-bot --label "bot backend"
 
         memlane --json keys create --agent support-bot --user alice
+
+        memlane --agent support-bot keys create --user alice
     """
+    state = get_state(ctx)
     if admin and (agent is not None or user is not None):
         raise typer.BadParameter("--admin takes no --agent or --user")
+    if not admin and agent is None:
+        agent = state.agent  # `memlane --agent A keys create ...`: the global option names the key's agent
     if not admin and agent is None:
         raise typer.BadParameter("give --admin, --agent A, or --agent A --user U")
     if expires_in_days is not None and not expires_in_days > 0:
         raise InvalidInput("--expires-in-days must be positive")
     scope = "admin" if admin else ("user" if user is not None else "agent")
-    state = get_state(ctx)
     with state.open() as mem:
         expires = None if expires_in_days is None else mem._now() + timedelta(days=expires_in_days)
         new = mem.create_api_key(scope, agent=agent, user=user, label=label, expires_at=expires)

@@ -15,16 +15,39 @@ __all__ = ["serve"]
 
 def serve(
     ctx: typer.Context,
-    host: Annotated[
-        str, typer.Option("--host", help="Address to listen on (loopback unless keys exist).")
-    ] = "127.0.0.1",
+    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port to listen on.")] = 8080,
+    open_: Annotated[
+        bool,
+        typer.Option(
+            "--open",
+            help="Open mode: requests without a key act as admin. Loopback addresses only; chosen at start, "
+            "never entered later.",
+        ),
+    ] = False,
     workers_in_process: Annotated[
         int,
         typer.Option(
-            "--workers-in-process", help="Background job workers inside the server (0: run `memlane worker`)."
+            "--workers-in-process",
+            help="Background job workers in the server (summaries, facts, memories); 0: run `memlane worker`.",
         ),
-    ] = 0,
+    ] = 1,
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allowed-host",
+            help="A Host name the server answers to (repeatable; '.example.com' for subdomains). Default: any "
+            "(an open server: loopback names only).",
+        ),
+    ] = None,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            "--public-url",
+            help="Where users reach the server, e.g. https://memory.example.com behind "
+            "a TLS proxy (the UI's cookies are then Secure).",
+        ),
+    ] = None,
     rate_limit: Annotated[
         float, typer.Option("--rate-limit", help="Requests per second per API key (0: none).")
     ] = 200.0,
@@ -32,16 +55,24 @@ def serve(
         bool, typer.Option("--access-log/--no-access-log", help="One JSON line per request on stderr.")
     ] = True,
     max_body_bytes: Annotated[int, typer.Option("--max-body-bytes", help="Largest request body accepted.")] = 1_000_000,
+    metrics_per_agent: Annotated[
+        bool, typer.Option("--metrics-per-agent", help="/metrics (no key needed) names each agent's figures.")
+    ] = False,
 ) -> None:
     """Serve memlane over HTTP: every route under /v1, OpenAPI at /openapi.json, docs at /docs, the
     review UI at /ui, Prometheus metrics at /metrics.
 
-    Clients send `Authorization: Bearer <key>` (`memlane keys create`). Without keys the server is open
-    and listens on loopback only.
+    Clients send `Authorization: Bearer <key>` (`memlane keys create`); keys created while the server
+    runs work at once. Open mode (`--open`) lets any program on this machine in as admin without a key:
+    for trying memlane out on loopback, never on a shared address.
 
     Examples:
 
+        memlane --db bot.db keys create --admin
+
         memlane --db bot.db serve --port 8080
+
+        memlane --db try.db serve --open
 
         memlane --db postgresql://localhost/memlane serve --host 0.0.0.0 --workers-in-process 2
     """
@@ -53,8 +84,9 @@ def serve(
     if workers_in_process < 0 or port < 0 or max_body_bytes < 1:
         raise typer.BadParameter("--workers-in-process, --port and --max-body-bytes must not be negative")
     settings = ServerSettings(
-        host=host, port=port, workers_in_process=workers_in_process, rate_limit=rate_limit,
+        host=host, port=port, open=open_, workers_in_process=workers_in_process, rate_limit=rate_limit,
         rate_burst=max(1, int(rate_limit * 2)), max_body_bytes=max_body_bytes, log_json=access_log,
+        allowed_hosts=tuple(allowed_host or ()), public_url=public_url, metrics_per_agent=metrics_per_agent,
     )  # fmt: skip
     state = get_state(ctx)
     with state.open() as mem:

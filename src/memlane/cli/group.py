@@ -10,8 +10,9 @@ this without code of its own:
   that has an option of the same name or flag keeps its own (``db copy --agent``, ``db migrate --db``).
 * **One-line errors.** A :class:`~memlane.errors.MemlaneError` and a usage error (unknown option, missing
   argument, bad value) both print one line, ``error: ...``, on stderr; usage errors exit with 2.
-* **Help.** Boolean flags show no ``<bool>`` placeholder, and docstring paragraphs wrapped in the source are
-  joined, so the terminal wraps them (indented example lines are kept as they are).
+* **Help.** Boolean flags show no ``<bool>`` placeholder, docstring paragraphs wrapped in the source are
+  joined, so the terminal wraps them (indented example lines are kept as they are), and an option's name is
+  never cut short in a narrow terminal (its type and help wrap instead).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from dataclasses import fields
 from typing import Any
 
 import typer
+from rich.table import Table
 from typer._click.core import ParameterSource
 from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
 from typer.core import TyperGroup
@@ -156,8 +158,46 @@ def _tidy_help(command: Any) -> None:
         return params
 
     command.get_params = get_params
+    format_help = command.format_help
+
+    def format_help_uncut(ctx: Any, formatter: Any) -> None:
+        with _option_names_uncut():
+            format_help(ctx, formatter)
+
+    command.format_help = format_help_uncut
     if command.help:
         command.help = _reflow(command.help)
+
+
+class _OptionsTable(Table):
+    """A table whose columns but the last two (an option's type and help) never wrap: typer's options table
+    shrinks its widest columns alike when the terminal is narrow, and cut ``--workers-in-process`` to
+    ``--workers-in-pro…`` at 80 columns."""
+
+    def add_row(self, *renderables: Any, **kwargs: Any) -> None:
+        if not self.columns:  # typer's options table declares no columns: one per cell of its first row
+            for index in range(len(renderables)):
+                self.add_column(no_wrap=index < len(renderables) - 2)
+        super().add_row(*renderables, **kwargs)
+
+
+@contextlib.contextmanager
+def _option_names_uncut() -> Iterator[None]:
+    """While a help page is drawn, typer's options tables are :class:`_OptionsTable` (restored after)."""
+    try:
+        from typer import rich_utils
+    except ImportError:  # typer without rich: click's plain help does not cut names
+        yield
+        return
+    table = getattr(rich_utils, "Table", None)
+    if table is not Table:  # another typer than the one this was written for: leave its help alone
+        yield
+        return
+    rich_utils.Table = _OptionsTable  # type: ignore[misc]
+    try:
+        yield
+    finally:
+        rich_utils.Table = table  # type: ignore[misc]
 
 
 def _reflow(text: str) -> str:

@@ -5,7 +5,7 @@ Output meant for programs (stdout, ``--json``) is never touched, and a pipe or a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import IO, Any
 
@@ -91,7 +91,7 @@ class CountingReader:
 
     def __init__(
         self,
-        source: IO[str],
+        source: Iterable[str],
         update: ProgressUpdate,
         total: int | None,
         done: Callable[[int], None] | None = None,

@@ -60,7 +60,12 @@ class CliState:
         settings = load_settings(self.config, worker=worker, embed_behind=False if reads_only else None)
         if existing:
             require_store(str(location) if location is not None else settings.database_location())
-        return Memory(location, agent=self.agent, settings=settings, check_model=check_model)
+        memory = Memory(location, agent=self.agent, settings=settings, check_model=check_model)
+        if existing and self.agent is not None and not memory.agent_exists():
+            known = ", ".join(memory.agents()) or "none yet"
+            memory.close()
+            raise NotFound(f"no agent {self.agent!r} in this store (check --agent; agents: {known})")
+        return memory
 
     def location(self, settings: Settings) -> str:
         """The store the options name: ``--db``, else the ``database`` setting, else the default file."""

@@ -10,10 +10,13 @@ exceptions. Moving a bot from embedded to remote is one line::
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import inspect
 import json
+import time
+import uuid
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
@@ -70,30 +73,59 @@ def _reaching(url: str) -> Iterator[None]:
         raise StorageError(f"cannot reach the memlane server at {url}: {type(exc).__name__}: {exc}") from exc
 
 
+_WHOAMI = Call("GET", "/v1/whoami", lambda d: d, root=True)
+RETRIES = 3  # a request the server never answered, or answered 503 (its store unreachable), is sent again
+BACKOFF = 0.25  # seconds before the first retry, doubled each time
+
+
+class _Attempts:
+    """The tries of one call: the same ``Idempotency-Key`` on each (so a write the server did receive before
+    the connection broke is stored once), and whether to try again after an error or a 503."""
+
+    def __init__(self, call: Call, retries: int) -> None:
+        self.idempotency = uuid.uuid4().hex if call.method != "GET" else None
+        self.retries, self.tried = retries, 0
+
+    def again(self, error: Exception | None, response: httpx.Response | None) -> float | None:
+        """Seconds to wait before the next try, or None to stop here."""
+        self.tried += 1
+        retryable = isinstance(error, httpx.TransportError) or (response is not None and response.status_code == 503)
+        return BACKOFF * 2 ** (self.tried - 1) if retryable and self.tried <= self.retries else None
+
+
 class _Base:
-    def __init__(self, url: str, key: str | None, agent: str) -> None:
+    def __init__(self, url: str, key: str | None, agent: str | None) -> None:
         self.url = url.rstrip("/")
-        self.agent = agent
+        self._agent = agent
         self._headers = {"Authorization": f"Bearer {key}"} if key else {}
 
-    def _request(self, call: Call) -> dict[str, Any]:
+    def _request(self, call: Call, idempotency: str | None = None) -> dict[str, Any]:
         headers = dict(self._headers)
+        if idempotency is not None:
+            headers["Idempotency-Key"] = idempotency
         if call.content_type:
             headers["content-type"] = call.content_type
-        path = "/".join(quote(part, safe="") if i else part for i, part in enumerate(call.path.split("/")))
+        path = call.path  # its names are quoted by the call (calls._seg)
         if not call.root:
-            path = "/v1/agents/" + quote(self.agent, safe="") + path
+            path = "/v1/agents/" + quote(self._agent or "default", safe="") + path
         return {"method": call.method, "url": self.url + path, "params": call.params, "headers": headers,
                 "json": call.body, "content": call.content}  # fmt: skip
 
     @staticmethod
     def _decode(call: Call, response: httpx.Response) -> Any:
+        if response.status_code == 404 and call.missing is not ...:
+            return call.missing
         if response.status_code >= 400:
             raise _error(response)
         return call.decode(None if response.status_code == 204 else response.json())
 
+    @staticmethod
+    def _agent_of(whoami: dict[str, Any]) -> str:
+        """The agent a key belongs to (an admin key, or none on an open server: ``default``)."""
+        return str(whoami.get("agent") or "default")
+
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.url!r}, agent={self.agent!r})"
+        return f"{type(self).__name__}({self.url!r}, agent={self._agent!r})"
 
 
 def _sync(name: str, builder: Callable[..., Call]) -> Callable[..., Any]:
@@ -131,8 +163,12 @@ class Client(_Base):
     Args:
         url: the server, e.g. ``http://127.0.0.1:8080``.
         key: an API key (``memlane keys create``); None for a server without keys.
-        agent: the agent whose memory to use (a user or agent key must be for it).
+        agent: the agent whose memory to use; by default the key's own agent (asked of the server once, at
+            the first call), or ``default`` for an admin key or a server without keys.
         timeout: seconds per request. http: an httpx.Client to use (e.g. a test client).
+        retries: how often a request is sent again when the server did not answer, or answered 503 (its
+            store unreachable), waiting 0.25 s, then 0.5 s, 1 s ...; every write carries one
+            ``Idempotency-Key`` over its tries, so a message the server did receive is stored once.
 
     Raises (from every method): the memlane error the server answered with (InvalidInput, NotFound,
     Forbidden, Unauthenticated, Conflict, StorageError, ProviderError, RateLimited); StorageError when the
@@ -140,21 +176,45 @@ class Client(_Base):
     """
 
     def __init__(
-        self, url: str, key: str | None = None, *, agent: str = "default", timeout: float = 30.0,
-        http: httpx.Client | None = None,
+        self, url: str, key: str | None = None, *, agent: str | None = None, timeout: float = 30.0,
+        http: httpx.Client | None = None, retries: int = RETRIES,
     ) -> None:  # fmt: skip
         super().__init__(url, key, agent)
+        self.retries = retries
         self._owns = http is None
         self.http = http or httpx.Client(timeout=timeout, trust_env=False)
 
+    @property
+    def agent(self) -> str:
+        """The agent this client acts in."""
+        if self._agent is None:
+            self._agent = self._agent_of(self._send(_WHOAMI))
+        return self._agent
+
     def _send(self, call: Call) -> Any:
-        with _reaching(self.url):
-            response = self.http.request(**self._request(call))
+        if not call.root and self._agent is None:
+            self._agent = self.agent
+        attempts = _Attempts(call, self.retries)
+        while True:
+            error, response = None, None
+            try:
+                response = self.http.request(**self._request(call, attempts.idempotency))
+            except httpx.TransportError as exc:
+                error = exc
+            wait = attempts.again(error, response)
+            if wait is None:
+                break
+            time.sleep(wait)
+        if error is not None:
+            with _reaching(self.url):
+                raise error
+        assert response is not None
         return self._decode(call, response)
 
     def export_records(self, threads: Sequence[str] | None = None) -> Iterator[dict[str, Any]]:
         """Like :meth:`memlane.Memory.export_records`: the agent's records, streamed."""
         call = CALLS_EXPORT(threads)
+        self._agent = self.agent
         with _reaching(self.url), self.http.stream(**self._request(call)) as response:
             if response.status_code >= 400:
                 response.read()
@@ -188,21 +248,44 @@ class AsyncClient(_Base):
     """:class:`Client` with coroutines: the same calls (one shared mapping), sent with ``httpx.AsyncClient``."""
 
     def __init__(
-        self, url: str, key: str | None = None, *, agent: str = "default", timeout: float = 30.0,
-        http: httpx.AsyncClient | None = None,
+        self, url: str, key: str | None = None, *, agent: str | None = None, timeout: float = 30.0,
+        http: httpx.AsyncClient | None = None, retries: int = RETRIES,
     ) -> None:  # fmt: skip
         super().__init__(url, key, agent)
+        self.retries = retries
         self._owns = http is None
         self.http = http or httpx.AsyncClient(timeout=timeout, trust_env=False)
 
+    @property
+    def agent(self) -> str | None:
+        """The agent this client acts in (None until the first call has asked the server, if not given)."""
+        return self._agent
+
     async def _send(self, call: Call) -> Any:
-        with _reaching(self.url):
-            response = await self.http.request(**self._request(call))
+        if not call.root and self._agent is None:
+            self._agent = self._agent_of(await self._send(_WHOAMI))
+        attempts = _Attempts(call, self.retries)
+        while True:
+            error, response = None, None
+            try:
+                response = await self.http.request(**self._request(call, attempts.idempotency))
+            except httpx.TransportError as exc:
+                error = exc
+            wait = attempts.again(error, response)
+            if wait is None:
+                break
+            await asyncio.sleep(wait)
+        if error is not None:
+            with _reaching(self.url):
+                raise error
+        assert response is not None
         return self._decode(call, response)
 
     async def export_records(self, threads: Sequence[str] | None = None) -> AsyncIterator[dict[str, Any]]:
         """Like :meth:`memlane.Memory.export_records`, as an async iterator."""
         call = CALLS_EXPORT(threads)
+        if self._agent is None:
+            self._agent = self._agent_of(await self._send(_WHOAMI))
         with _reaching(self.url):
             async with self.http.stream(**self._request(call)) as response:
                 if response.status_code >= 400:

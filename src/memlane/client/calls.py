@@ -12,15 +12,30 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
+from urllib.parse import quote
 
 from pydantic import TypeAdapter
 
 from ..context import Context
+from ..memory.keys import NewApiKey
 from ..pipeline.usage import BudgetStatus
 from ..store import StoreStatus
-from ..types import Fact, FactChange, Hit, HitGroup, Job, Message, Summary, Thread, UsageDay, UsageTotals
+from ..types import (
+    ApiKey,
+    Fact,
+    FactChange,
+    Hit,
+    HitGroup,
+    Job,
+    Message,
+    Summary,
+    Thread,
+    UsageDay,
+    UsageTotals,
+    UserRecord,
+)
 
-__all__ = ["CALLS", "Call"]
+__all__ = ["CALLS", "LOCAL_ONLY", "Call"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +51,7 @@ class Call:
     content_type: str | None = None
     stream: bool = False
     root: bool = False  # path from the server's root, not from the agent's
+    missing: Any = ...  # what a 404 means, if not NotFound (``external_message`` answers None)
 
 
 _ADAPTERS: dict[Any, TypeAdapter[Any]] = {}
@@ -50,6 +66,13 @@ def _as(kind: Any) -> Callable[[Any], Any]:
 
 def _none(_: Any) -> None:
     return None
+
+
+def _seg(name: str) -> str:
+    """A name as one URL path segment (a thread named ``alice/notes`` is ``alice%2Fnotes``)."""
+    if not isinstance(name, str):
+        raise TypeError(f"a name must be a string, not {type(name).__name__}")
+    return quote(name, safe="")
 
 
 def _params(**values: Any) -> dict[str, Any]:
@@ -90,12 +113,12 @@ def add_message(
     body = _body(role=role, content=content, user=user, name=name, tool_calls=_tool_calls(tool_calls),
                  tool_call_id=tool_call_id, created_at=created_at, metadata=_metadata(metadata),
                  external_id=external_id)  # fmt: skip
-    return Call("POST", f"/threads/{thread}/messages", _as(Message), body=body)
+    return Call("POST", f"/threads/{_seg(thread)}/messages", _as(Message), body=body)
 
 
 def add_messages(thread: str, items: Iterable[Mapping[str, Any]]) -> Call:
     body = {"messages": _message_bodies(items)}
-    return Call("POST", f"/threads/{thread}/messages/batch", _as(list[Message]), body=body)
+    return Call("POST", f"/threads/{_seg(thread)}/messages/batch", _as(list[Message]), body=body)
 
 
 def _message_bodies(items: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -115,14 +138,14 @@ def add_to_threads(messages: Mapping[str, Iterable[Mapping[str, Any]]]) -> Call:
 def history(thread: str, limit: int | None = None, *, before: int | None = None, after: int | None = None) -> Call:
     return Call(
         "GET",
-        f"/threads/{thread}/messages",
+        f"/threads/{_seg(thread)}/messages",
         _as(list[Message]),
         params=_params(limit=limit, before=before, after=after),
     )
 
 
 def thread(thread: str) -> Call:
-    return Call("GET", f"/threads/{thread}", _as(Thread))
+    return Call("GET", f"/threads/{_seg(thread)}", _as(Thread))
 
 
 def threads(user: str | None = None, *, status: str | None = None, limit: int | None = None, offset: int = 0) -> Call:
@@ -138,20 +161,72 @@ def set_thread(
     thread: str, *, system_prompt: str | None = None, metadata: Mapping[str, Any] | str | None = None
 ) -> Call:
     return Call(
-        "PUT", f"/threads/{thread}", _as(Thread), body=_body(system_prompt=system_prompt, metadata=_metadata(metadata))
+        "PUT",
+        f"/threads/{_seg(thread)}",
+        _as(Thread),
+        body=_body(system_prompt=system_prompt, metadata=_metadata(metadata)),
     )
 
 
 def reset(thread: str) -> Call:
-    return Call("POST", f"/threads/{thread}/reset", lambda d: int(d["cleared"]))
+    return Call("POST", f"/threads/{_seg(thread)}/reset", lambda d: int(d["cleared"]))
 
 
 def delete_thread(thread: str) -> Call:
-    return Call("DELETE", f"/threads/{thread}", _none)
+    return Call("DELETE", f"/threads/{_seg(thread)}", _none)
 
 
 def end(thread: str) -> Call:
-    return Call("POST", f"/threads/{thread}/end", _as(Thread))
+    return Call("POST", f"/threads/{_seg(thread)}/end", _as(Thread))
+
+
+def message(thread: str, message_id: int) -> Call:
+    return Call("GET", f"/threads/{_seg(thread)}/messages/{int(message_id)}", _as(Message))
+
+
+def edit_message(thread: str, message_id: int, content: str) -> Call:
+    return Call("PATCH", f"/threads/{_seg(thread)}/messages/{int(message_id)}", _as(Message), body={"content": content})
+
+
+def delete_messages(thread: str, ids: Iterable[int]) -> Call:
+    if isinstance(ids, str | bytes):
+        raise TypeError("ids must be a list of message ids")
+    body = {"ids": list(ids)}
+    return Call("POST", f"/threads/{_seg(thread)}/messages/delete", lambda d: int(d["deleted"]), body=body)
+
+
+def external_message(thread: str, external_id: str) -> Call:
+    return Call("GET", f"/threads/{_seg(thread)}/external/{_seg(external_id)}", _as(Message), missing=None)
+
+
+def prune(older_than_days: float) -> Call:
+    body = {"older_than_days": older_than_days}
+    return Call("POST", "/prune", lambda d: int(d["deleted"]), body=body)
+
+
+def prune_messages(older_than_days: float, *, thread: str | None = None) -> Call:
+    body = _body(older_than_days=older_than_days, thread=thread)
+    return Call("POST", "/prune/messages", lambda d: int(d["deleted"]), body=body)
+
+
+def user(user: str) -> Call:
+    return Call("GET", f"/users/{_seg(user)}", _as(UserRecord))
+
+
+_UNSET: Any = type("Unset", (), {"__repr__": lambda self: "UNSET"})()
+
+
+def set_user(user: str, *, persona: str | None = _UNSET, custom_context: str | None = _UNSET) -> Call:
+    body = {k: v for k, v in (("persona", persona), ("custom_context", custom_context)) if v is not _UNSET}
+    return Call("PATCH", f"/users/{_seg(user)}", _as(UserRecord), body=body)
+
+
+def count_tokens(text: str) -> Call:
+    return Call("POST", "/tokens", lambda d: int(d["tokens"]), body={"text": text})
+
+
+def flush(timeout: float | None = None) -> Call:
+    return Call("POST", "/flush", lambda d: bool(d["flushed"]), body=_body(timeout=timeout))
 
 
 # -- context and recall -------------------------------------------------------------------------------
@@ -173,7 +248,7 @@ def context(
     system_prompt: str | None = None,
 ) -> Call:
     body = _body(query=query, user=user, budget=budget, system_prompt=system_prompt)
-    return Call("POST", f"/threads/{thread}/context", _context, body=body)
+    return Call("POST", f"/threads/{_seg(thread)}/context", _context, body=body)
 
 
 def recall(
@@ -190,13 +265,14 @@ def recall(
     preset: str | None = None,
     now: datetime | None = None,
     group_by: Literal["thread"] | None = None,
+    min_score: float | None = None,
 ) -> Call:
     if preset is not None and not isinstance(preset, str):
         raise TypeError("a remote recall takes a preset by name")
     body = _body(query=query, user=user, thread=thread, limit=limit, kinds=None if kinds is None else list(kinds),
                  since=since, until=until, include_superseded=include_superseded or None,
                  metadata=None if metadata is None else dict(metadata), preset=preset, now=now,
-                 group_by=group_by)  # fmt: skip
+                 group_by=group_by, min_score=min_score)  # fmt: skip
     return Call("POST", "/recall", _as(list[HitGroup] if group_by == "thread" else list[Hit]), body=body)
 
 
@@ -275,6 +351,11 @@ def forget_all(
     return Call("DELETE", "/facts", lambda d: int(d["forgotten"]), params=params)
 
 
+def forget_matching(text: str, *, user: str | None = None, purge: bool = False) -> Call:
+    body = _body(text=text, user=user, purge=purge or None)
+    return Call("POST", "/facts/forget-matching", _as(list[Fact]), body=body)
+
+
 # -- the agent's own memory and bookkeeping -----------------------------------------------------------
 def list_memories(limit: int | None = None) -> Call:
     return Call(
@@ -291,13 +372,13 @@ def delete_memory(memory_id: int) -> Call:
 
 
 def profile(user: str) -> Call:
-    return Call("GET", f"/profiles/{user}", lambda d: d["profile"])
+    return Call("GET", f"/profiles/{_seg(user)}", lambda d: d["profile"])
 
 
 def digest(user: str, *, now: datetime | None = None) -> Call:
     if now is not None:
         raise TypeError("a remote digest is made at the server's time")
-    return Call("GET", f"/digests/{user}", lambda d: str(d["digest"]))
+    return Call("GET", f"/digests/{_seg(user)}", lambda d: str(d["digest"]))
 
 
 def jobs(*, status: str | None = None, kind: str | None = None, limit: int | None = 100) -> Call:
@@ -329,6 +410,30 @@ def status(*, all_agents: bool = False) -> Call:
     return Call("GET", "/status", _as(StoreStatus))
 
 
+def summaries(thread: str | None = None, *, kind: str | None = None, limit: int | None = None) -> Call:
+    return Call("GET", "/summaries", _as(list[Summary]), params=_params(thread=thread, kind=kind, limit=limit))
+
+
+def memory_cap() -> Call:
+    return Call("GET", "/memories", lambda d: int(d["cap"]), params={"limit": 1})
+
+
+def delete_agent(*, purge: bool = False) -> Call:
+    return Call("DELETE", "", lambda d: {k: int(v) for k, v in d.items()}, params=_params(purge=purge))
+
+
+def agents() -> Call:
+    return Call("GET", "/v1/agents", _as(list[str]), root=True)
+
+
+def api_keys(*, include_revoked: bool = False) -> Call:
+    return Call("GET", "/v1/keys", _as(list[ApiKey]), params=_params(include_revoked=include_revoked), root=True)
+
+
+def revoke_api_key(key_id: int) -> Call:
+    return Call("DELETE", f"/v1/keys/{int(key_id)}", _as(ApiKey), root=True)
+
+
 def export_records(threads: Sequence[str] | None = None) -> Call:
     params = {} if threads is None else {"thread": list(threads)}
     return Call("GET", "/export", lambda d: d, params=params, stream=True)
@@ -339,13 +444,40 @@ def import_text(text: str, *, on_conflict: str = "error") -> Call:
                 content=text.encode("utf-8"), content_type="application/x-ndjson")  # fmt: skip
 
 
+def create_api_key(
+    scope: str,
+    *,
+    agent: str | None = None,
+    user: str | None = None,
+    label: str | None = None,
+    expires_at: datetime | None = None,
+) -> Call:
+    body = _body(scope=scope, agent=agent, user=user, label=label, expires_at=expires_at)
+    return Call("POST", "/v1/keys", lambda d: NewApiKey(_as(ApiKey)(d["record"]), str(d["key"])), body=body, root=True)
+
+
 #: name -> call builder, for the operations both clients offer with Memory's names.
 CALLS: dict[str, Callable[..., Call]] = {
     f.__name__: f
     for f in (
         add_message, add_messages, add_to_threads, history, thread, threads, set_thread, reset, delete_thread, end,
-        context, recall, remember, fact, fact_history, facts, update_fact, forget, forget_all, list_memories,
-        purge_memories, delete_memory, profile,
-        digest, jobs, retry_job, usage_totals, usage_by_day, budget, status,
+        message, edit_message, delete_messages, external_message, prune, prune_messages, user, set_user,
+        count_tokens, flush, context, recall, remember, fact, fact_history, facts, update_fact, forget, forget_all,
+        forget_matching, list_memories, purge_memories, delete_memory, profile, digest, jobs, retry_job,
+        usage_totals, usage_by_day, budget, status, summaries, memory_cap, delete_agent, agents, api_keys,
+        revoke_api_key, create_api_key,
     )
 }  # fmt: skip
+
+#: The public methods of ``Memory`` that the clients do not offer, and why (docs/service.md lists them too).
+#: A test fails when a new ``Memory`` method is in neither this nor :data:`CALLS`.
+LOCAL_ONLY: dict[str, str] = {
+    "authenticate": "the server's own check of a key: a client sends its key with every request",
+    "for_agent": "make another Client with agent=...",
+    "reindex": "an operator's task on the store: memlane reindex",
+    "run_jobs": "the server's workers run jobs (memlane serve --workers-in-process, memlane worker)",
+    "schema_versions": "GET /readyz tells whether the schema is current",
+    "user_thread": "the server applies the thread ownership rule to every user key's request",
+    "agent_exists": "a call on an unknown agent answers NotFound",
+    "close": "Client.close() closes the connection pool",
+}

@@ -3,6 +3,7 @@ store's status, and exports and imports an agent's memory as JSON Lines."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime, time, timedelta
@@ -68,6 +69,10 @@ class AdminMixin(MemoryBase):
         vectors if they were made by another model. Returns how many items were embedded.
 
         ``progress(done, total)`` is called after each batch.
+
+        Example:
+            >>> mem.reindex()
+            0
         """
         if self.embedder is None:
             raise InvalidInput("no embedder is configured (embedder = none)")
@@ -98,11 +103,15 @@ class AdminMixin(MemoryBase):
     # -- status -------------------------------------------------------------------------------------
     def usage_totals(self, since: datetime | None = None, *, all_agents: bool = False) -> list[UsageTotals]:
         """LLM usage per operation (calls, failures, tokens, latency) of this agent (or, with ``all_agents``,
-        of every agent in the store); with ``since``, only of the calls made at or after it (seed 001: what
-        was consumed since the poller last asked).
+        of every agent in the store); with ``since``, only of the calls made at or after it (what was
+        consumed since a poller last asked).
 
         Raises:
             InvalidInput: ``since`` is not a datetime (naive means UTC). StorageError: the store failed.
+
+        Example:
+            >>> mem.usage_totals()
+            []
         """
         if since is not None and not isinstance(since, datetime):
             raise InvalidInput(f"since must be a datetime, not {type(since).__name__}")
@@ -115,6 +124,10 @@ class AdminMixin(MemoryBase):
 
         Raises:
             InvalidInput: ``days`` is not 1 to 366, or the store keeps no usage records.
+
+        Example:
+            >>> len(mem.usage_by_day(days=7))
+            7
         """
         if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= 366:
             raise InvalidInput(f"days must be an integer from 1 to 366, not {days!r}")
@@ -129,16 +142,31 @@ class AdminMixin(MemoryBase):
             for i, start in enumerate(starts)
         ]
 
-    # -- the agent's memories and the agent itself (seed 001's admin endpoints and uninstall) ---------
+    # -- the agent's memories and the agent itself (admin endpoints and uninstall) ---------------------
 
     def list_memories(self, limit: int | None = None) -> list[Summary]:
-        """The agent's memories (one per ended conversation, capped by ``memory_cap``), newest first."""
+        """The agent's memories (one per ended conversation, capped by ``memory_cap``), newest first.
+
+        Example:
+            >>> _ = mem.end("general")
+            >>> _ = mem.run_jobs()
+            >>> print(mem.list_memories()[0].content)
+            Alice: Hi, I'm Alice. I love hiking in the Alps.
+            Assistant: Nice to meet you, Alice! Which trail is your favourite?
+        """
         from ..pipeline.memories import list_memories  # the pipeline loads when it is used
 
         return list_memories(self, check_count(limit, "limit"))  # type: ignore[arg-type]
 
     def purge_memories(self) -> int:
-        """Delete all of the agent's memories; returns how many."""
+        """Delete all of the agent's memories; returns how many.
+
+        Example:
+            >>> _ = mem.end("general")
+            >>> _ = mem.run_jobs()
+            >>> mem.purge_memories()
+            1
+        """
         from ..pipeline.memories import purge_memories
 
         return purge_memories(self)  # type: ignore[arg-type]
@@ -148,19 +176,29 @@ class AdminMixin(MemoryBase):
 
         Raises:
             NotFound: no such memory in this agent. InvalidInput: a bad id.
+
+        Example:
+            >>> _ = mem.end("general")
+            >>> _ = mem.run_jobs()
+            >>> mem.delete_memory(mem.list_memories()[0].id)
+            1
         """
         from ..pipeline.memories import purge_memories
 
         return purge_memories(self, check_positive(memory_id, "a memory id must be a positive integer"))  # type: ignore[arg-type]
 
     def delete_agent(self, *, purge: bool = False) -> dict[str, int]:
-        """Uninstall this agent (seed 001): delete its threads (messages, vectors, summaries), facts with
+        """Uninstall this agent: delete its threads (messages, vectors, summaries), facts with
         their history, profiles and digests; its memories stay for a reinstall unless ``purge``. Returns
         counts per kind. (Another agent: ``memory.for_agent(name).delete_agent()``.)
 
         The agent's name stays known to the store (its id must stay valid for other processes that have it
         open: they simply find an empty agent, and what they write afterwards belongs to it). Each step is a
         transaction of its own; an uninstall cut short is completed by running it again.
+
+        Example:
+            >>> mem.delete_agent()
+            {'threads': 1, 'facts': 1, 'summaries': 0, 'memories': 0}
         """
         from ..pipeline.memories import SUMMARY_KIND as MEMORY_KIND
 
@@ -181,17 +219,35 @@ class AdminMixin(MemoryBase):
         return counts
 
     def status(self, *, all_agents: bool = False) -> StoreStatus:
-        """Backend, location, schema version and this agent's row counts (``all_agents``: the whole store's)."""
-        return self.store.status(None if all_agents else self.agent)
+        """Backend, location, schema version and this agent's row counts (``all_agents``: the whole store's).
+        Secrets kept in the store's metadata (``secret:...``, e.g. the server's) are never shown.
+
+        Example:
+            >>> status = mem.status()
+            >>> status.backend, status.counts["messages"], status.counts["facts"]
+            ('sqlite', 2, 1)
+        """
+        found = self.store.status(None if all_agents else self.agent)
+        return dataclasses.replace(found, meta={k: v for k, v in found.meta.items() if not k.startswith("secret:")})
 
     # -- export / import ----------------------------------------------------------------------------
     def export_records(self, threads: Sequence[str] | None = None) -> Iterator[dict[str, Any]]:
-        """This agent's threads, messages, summaries, facts and fact history as JSON-ready dicts."""
+        """This agent's threads, messages, summaries, facts and fact history as JSON-ready dicts.
+
+        Example:
+            >>> sorted({record["type"] for record in mem.export_records()})
+            ['fact', 'fact_change', 'header', 'message', 'thread', 'user']
+        """
         yield {"type": "header", "format": EXPORT_FORMAT, "version": EXPORT_VERSION, "agent": self.agent}
         yield from self.store.export_records(self.agent, threads)
 
     def export(self, target: str | Path | IO[str], *, threads: Sequence[str] | None = None) -> int:
-        """Write the agent's memory as JSON Lines to a path or text stream; returns records written."""
+        """Write the agent's memory as JSON Lines to a path or text stream; returns records written.
+
+        Example:
+            >>> mem.export("backup.jsonl")
+            7
+        """
         count = 0
         with _open_text(target, "w") as out:
             for record in self.export_records(threads):
@@ -207,6 +263,13 @@ class AdminMixin(MemoryBase):
         Raises:
             InvalidInput: the file is not a memlane export or a record is malformed (nothing is written).
             Conflict: a thread exists and ``on_conflict="error"``.
+
+        Example:
+            >>> _ = mem.export("backup.jsonl")
+            >>> restored = Memory("restored.db", agent="my-bot", settings=mem.settings)
+            >>> restored.import_("backup.jsonl")
+            {'threads': 1, 'messages': 2, 'facts': 1, 'fact_changes': 1, 'summaries': 0, 'users': 1}
+            >>> restored.close()
         """
         if on_conflict not in ("error", "skip", "replace"):
             raise InvalidInput("on_conflict must be 'error', 'skip' or 'replace'")

@@ -34,6 +34,10 @@ class AgentMixin(MemoryBase):
 
         Raises:
             InvalidInput: ``user`` is not a valid key.
+
+        Example:
+            >>> print(mem.profile("alice"))
+            - Alice loves hiking in the Alps
         """
         from ..pipeline.profile import profile_of
 
@@ -45,6 +49,11 @@ class AgentMixin(MemoryBase):
 
         Raises:
             InvalidInput: ``user`` is not a valid key.
+
+        Example:
+            >>> print(mem.digest("alice"))
+            - Alice loves hiking in the Alps
+            Today: Alice: Hi, I'm Alice. I love hiking in the Alps.
         """
         from ..pipeline.digests import digest_for
 
@@ -56,6 +65,11 @@ class AgentMixin(MemoryBase):
 
         Raises:
             InvalidInput: unknown ``status`` or a bad ``limit``.
+
+        Example:
+            >>> _ = mem.end("general")
+            >>> sorted(job.kind for job in mem.jobs(status="pending"))
+            ['memory', 'profile', 'summarize']
         """
         if status is not None and status not in JOB_STATUSES:
             raise InvalidInput(f"status must be one of {', '.join(JOB_STATUSES)}, not {status!r}")
@@ -68,6 +82,13 @@ class AgentMixin(MemoryBase):
 
         Raises:
             NotFound: no dead or done job ``job_id`` in this agent.
+
+        Example:
+            >>> _ = mem.end("general")
+            >>> _ = mem.run_jobs()
+            >>> done = mem.jobs(status="done")[0]
+            >>> mem.retry_job(done.id).status
+            'pending'
         """
         check_positive(job_id, f"an id must be a positive integer, not {job_id!r}")
         mine = any(
@@ -80,18 +101,46 @@ class AgentMixin(MemoryBase):
         return self.store.retry_job(job_id, self._now())
 
     def budget(self) -> BudgetStatus:
-        """Where this agent stands against its LLM token budget."""
+        """Where this agent stands against its LLM token budget.
+
+        Example:
+            >>> budget = mem.budget()
+            >>> budget.limit, budget.low
+            (0, False)
+        """
         return self.usage.budget(self.agent)
 
     def memory_cap(self) -> int:
-        """How many memories the agent keeps at most (the ``memory_cap`` setting)."""
+        """How many memories the agent keeps at most (the ``memory_cap`` setting).
+
+        Example:
+            >>> mem.memory_cap()
+            10
+        """
         from ..pipeline.memories import memory_cap
 
         return memory_cap(self.settings)
 
     def agents(self) -> list[str]:
-        """Every agent with anything stored in this store."""
+        """Every agent with anything stored in this store.
+
+        Example:
+            >>> mem.agents()
+            ['my-bot']
+        """
         return self.store.list_agents()
+
+    def agent_exists(self) -> bool:
+        """Whether this agent is known to the store: it has something stored, or an API key of its own. Reads
+        of an unknown agent are a mistyped name to the CLI and the service (NotFound), not an empty memory.
+
+        Example:
+            >>> mem.agent_exists()
+            True
+            >>> mem.for_agent("nosuchbot").agent_exists()
+            False
+        """
+        return self.agent in self.store.list_agents() or any(k.agent == self.agent for k in self.store.list_api_keys())
 
     # -- readiness --------------------------------------------------------------------------------
     def schema_versions(self) -> tuple[int, int]:
@@ -99,6 +148,11 @@ class AgentMixin(MemoryBase):
 
         Raises:
             StorageError: the store cannot be reached.
+
+        Example:
+            >>> current, newest = mem.schema_versions()
+            >>> current == newest
+            True
         """
         if self.store.backend == "postgres":
             from ..store.postgres.schema import MIGRATIONS

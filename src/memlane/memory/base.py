@@ -71,6 +71,10 @@ class MemoryBase:
     _speakers: SpeakerNames  # the agent's speakers' names, left out of the text a query's vector is made from
     _model_noted: bool = False  # the store's embedding_model has been seen set
 
+    if TYPE_CHECKING:
+
+        def _enforce_fact_cap(self, owner: str | None, *, keep: int) -> int: ...  # facts.py
+
     def _now(self) -> datetime:
         return aware(self.clock())
 

@@ -23,6 +23,9 @@ What a caller sees:
   does). Another process finds such a message by its words at once, by its meaning once its vector is in.
 - **A fast writer goes at the model's pace.** A write that finds :attr:`VectorsBehind.LIMIT` texts queued
   waits for room (embedding its own texts beside the helper's runs would only share the same cores).
+- **A script that ends without ``close()`` leaves nothing behind.** When the interpreter exits, before
+  Python's thread pools refuse new work, the queue is embedded for up to :attr:`VectorsBehind.EXIT_WAIT`
+  seconds; what a stuck model leaves then stays pending in its store for the next process.
 - **An embedding error is not the write's.** The rows are stored; the messages stay pending (found by
   keyword search) and the error is logged and kept in :attr:`VectorsBehind.error` until a run succeeds.
   ``memlane reindex`` embeds them as it embeds any item without a vector.
@@ -34,6 +37,7 @@ are not the bottleneck a queue would hide, and its failures are better reported 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import threading
@@ -126,6 +130,9 @@ class VectorsBehind:
     #: Most texts of one model call while someone waits: only the messages waited for, so a recall under a
     #: queue of others' writes waits about two short runs (the one under way and its own).
     URGENT_BATCH = 32
+    #: Longest the interpreter's exit waits for the queue (a script that never called ``close()``); what is
+    #: left then stays pending in its store, for the next process.
+    EXIT_WAIT = 30.0
 
     def __init__(self) -> None:
         self._clear()
@@ -141,6 +148,7 @@ class VectorsBehind:
         self._recoveries: deque[_Recovery] = deque()
         self._recovering: Counter[int] = Counter()  # id of the store -> its recoveries not ended
         self._recovered: set[int] = set()  # ids of the stores whose leftovers were looked for
+        self._exiting = False  # the interpreter's exit waited long enough: the helper hands over and stops
         #: The last embedding or store error of a run, None once a run succeeds.
         self.error: Exception | None = None
 
@@ -257,20 +265,50 @@ class VectorsBehind:
     def _start(self) -> None:  # the lock held
         if self._running or not (self._queue or self._recoveries):
             return
+        if self._exiting:
+            self._hand_over()
+            return
         try:
             _DRAINER.get().submit(self._drain)
         except RuntimeError:  # the interpreter is exiting: the messages stay pending for the next process
-            log.warning("exiting: %d stored messages stay pending for the next process", len(self._queue))
-            self._done(self._queue)
-            self._queue = []
-            self._recoveries.clear()
-            self._recovering.clear()
+            self._hand_over()
             return
         self._running = True
+        _finish_at_exit()
+
+    def _hand_over(self) -> None:  # the lock held
+        """Leave what is queued pending in its store (the next process embeds it) and end every wait."""
+        if self._queue:
+            log.warning("exiting: %d stored messages stay pending for the next process", len(self._queue))
+        self._done(self._queue)
+        self._queue = []
+        self._recoveries.clear()
+        self._recovering.clear()
+        self._changed.notify_all()
+
+    def at_exit(self) -> None:
+        """The interpreter is exiting: embed this process's queue, waiting at most :attr:`EXIT_WAIT` seconds.
+
+        Runs before ``concurrent.futures`` refuses new work (see :func:`_finish_at_exit`), so the model's own
+        threads still take batches. The leftovers of earlier processes are not looked for any more: they are
+        in their store already, for the next process. Past the wait, the helper stops after its batch under
+        way and what is still queued stays pending in its store.
+        """
+        with self._changed:
+            self._recoveries.clear()
+            self._recovering.clear()
+            self._changed.notify_all()
+            if not self._changed.wait_for(lambda: not self._running, self.EXIT_WAIT):
+                self._exiting = True
+                self._hand_over()
 
     def _drain(self) -> None:
         while True:
             with self._changed:
+                if self._exiting:
+                    self._running = False
+                    self._changed.notify_all()
+                    return
                 recovery = self._recoveries[0] if not self._queue and self._recoveries else None
             if recovery is not None:
                 self._read_pending(recovery)  # the store is read without the lock
@@ -312,6 +350,8 @@ class VectorsBehind:
             page = []
         key = id(recovery.store)
         with self._changed:
+            if not any(queued is recovery for queued in self._recoveries):
+                return  # handed over meanwhile (the interpreter is exiting): the store keeps them pending
             if not page:
                 self._recoveries.popleft()
                 self._recovering[key] -= 1
@@ -326,6 +366,28 @@ class VectorsBehind:
 
 #: The process's queue.
 BEHIND = VectorsBehind()
+
+_exit_hook = threading.Lock()  # held once the exit hook is registered (never released)
+
+
+def _finish_at_exit() -> None:
+    """Have the interpreter's exit embed the queue (:meth:`VectorsBehind.at_exit`), registered on the first
+    run of the helper.
+
+    Not ``atexit``: its functions run after ``concurrent.futures`` has stopped its pools, when the model
+    can no longer run a batch ("cannot schedule new futures after interpreter shutdown"). The functions of
+    ``threading._register_atexit`` run before, in the reverse order of their registration, and
+    ``concurrent.futures.thread`` registered its own when ``memlane.pools`` imported it: this one, registered
+    later, runs first.
+    """
+    if not _exit_hook.acquire(blocking=False):
+        return
+    register = getattr(threading, "_register_atexit", None)
+    if register is None:  # not CPython's threading: leftovers stay pending for the next process
+        return
+    with contextlib.suppress(RuntimeError):  # the interpreter is exiting already
+        register(BEHIND.at_exit)
+
 
 # In a forked child the parent's queue is the parent's to embed (and its lock may have been held).
 os.register_at_fork(after_in_child=BEHIND._clear)

@@ -112,6 +112,16 @@ class Memory(ThreadsMixin, FactsMixin, RecallMixin, AdminMixin, AgentMixin, Keys
     Raises:
         ConfigError: settings are invalid. StorageError: the database cannot be opened.
         ModelMismatch: the store's vectors were made by another embedding model (see :meth:`reindex`).
+
+    Example:
+        >>> with Memory("quickstart.db", agent="my-bot") as mem:
+        ...     _ = mem.add_message("general", "user", "Hi, I'm Alice. I love hiking in the Alps.", user="alice")
+        ...     _ = mem.remember("Alice loves hiking in the Alps", user="alice", category="hobby")
+        ...     ctx = mem.context("general", query="Plan a weekend for me", user="alice", budget=1000)
+
+    The examples of the methods use ``mem``, a memory of agent ``"my-bot"`` holding that conversation: thread
+    ``"general"`` with Alice's message and the assistant's reply ("Nice to meet you, Alice! Which trail is
+    your favourite?"), and fact 1, "Alice loves hiking in the Alps", which Alice owns.
     """
 
     def __init__(
@@ -173,7 +183,11 @@ class Memory(ThreadsMixin, FactsMixin, RecallMixin, AdminMixin, AgentMixin, Keys
     # -- lifecycle ----------------------------------------------------------------------------------
     def close(self) -> None:
         """Stop the background worker, wait for the vectors of the messages written (:meth:`flush`), then
-        close the store (unless it was handed in)."""
+        close the store (unless it was handed in).
+
+        Example:
+            >>> mem.close()
+        """
         worker, self._worker = getattr(self, "_worker", None), None
         if worker is not None:
             worker.stop()
@@ -190,6 +204,10 @@ class Memory(ThreadsMixin, FactsMixin, RecallMixin, AdminMixin, AgentMixin, Keys
         the texts of the writes queued meanwhile together (``MEMLANE_EMBED_BEHIND``). ``recall()`` already
         waits for its own agent's; call this before reading vectors some other way, or to time ingestion
         with its embedding. Messages whose embedding failed stay pending and do not hold this up.
+
+        Example:
+            >>> mem.flush(timeout=10)
+            True
         """
         behind = getattr(self, "_behind", None)
         return True if behind is None else behind.wait(self.store, timeout=timeout)
@@ -205,7 +223,13 @@ class Memory(ThreadsMixin, FactsMixin, RecallMixin, AdminMixin, AgentMixin, Keys
 
     def for_agent(self, agent: str) -> Memory:
         """A view of the same store for another agent (closing it does not close the store). It shares
-        this memory's LLM usage ledger and starts no worker of its own."""
+        this memory's LLM usage ledger and starts no worker of its own.
+
+        Example:
+            >>> other = mem.for_agent("another-bot")
+            >>> other.facts("alice")
+            []
+        """
         return Memory(
             agent=agent,
             settings=self.settings.model_copy(update={"worker": "none"}),
@@ -224,9 +248,19 @@ class Memory(ThreadsMixin, FactsMixin, RecallMixin, AdminMixin, AgentMixin, Keys
 
         Raises:
             StorageError: the queue could not be read.
+
+        Example:
+            >>> _ = mem.end("general")
+            >>> mem.run_jobs()
+            3
         """
         return Worker(self).drain(timeout)
 
     def count_tokens(self, text: str) -> int:
-        """Tokens of ``text`` with the configured model's tokenizer."""
+        """Tokens of ``text`` with the configured model's tokenizer.
+
+        Example:
+            >>> mem.count_tokens("Hello, world!")
+            4
+        """
         return self.tokenizer.count(text)

@@ -58,6 +58,11 @@ class KeysMixin(MemoryBase):
 
         Raises:
             InvalidInput: unknown scope, or the agent/user do not fit it.
+
+        Example:
+            >>> new = mem.create_api_key("agent", agent="my-bot", label="bot backend")
+            >>> new.key.startswith("ml_"), new.record.scope
+            (True, 'agent')
         """
         if scope not in KEY_SCOPES:
             raise InvalidInput(f"scope must be one of {', '.join(KEY_SCOPES)}, not {scope!r}")
@@ -86,7 +91,13 @@ class KeysMixin(MemoryBase):
         return NewApiKey(record, key)
 
     def api_keys(self, *, include_revoked: bool = False) -> list[ApiKey]:
-        """Every API key of the store (never the secrets), oldest first."""
+        """Every API key of the store (never the secrets), oldest first.
+
+        Example:
+            >>> _ = mem.create_api_key("agent", agent="my-bot", label="bot backend")
+            >>> [(k.scope, k.agent, k.label) for k in mem.api_keys()]
+            [('agent', 'my-bot', 'bot backend')]
+        """
         return self.store.list_api_keys(include_revoked=include_revoked)
 
     def revoke_api_key(self, key_id: int) -> ApiKey:
@@ -94,6 +105,11 @@ class KeysMixin(MemoryBase):
 
         Raises:
             NotFound: no such key. InvalidInput: ``key_id`` is not a positive integer.
+
+        Example:
+            >>> new = mem.create_api_key("admin")
+            >>> mem.revoke_api_key(new.record.id).revoked_at is not None
+            True
         """
         check_positive(key_id, f"a key id must be a positive integer, not {key_id!r}")
         return self.store.revoke_api_key(key_id, self._now())
@@ -103,6 +119,11 @@ class KeysMixin(MemoryBase):
 
         Raises:
             Unauthenticated: the key is malformed, unknown, revoked or expired.
+
+        Example:
+            >>> new = mem.create_api_key("user", agent="my-bot", user="alice")
+            >>> mem.authenticate(new.key).user
+            'alice'
         """
         if not isinstance(key, str) or not key.startswith(KEY_PREFIX) or len(key) > 200:
             raise Unauthenticated("not a memlane API key")

@@ -3,12 +3,14 @@ the token-budgeted context for the next model call."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, Literal, overload
 
-from ..context import Context, Section, assemble
-from ..errors import InvalidInput
+from ..context import ABOUT, Context, Section, assemble, rank_facts
+from ..errors import InvalidInput, StorageError
+from ..pipeline.extractive import is_filler
 from ..retrieval import Found, SearchConfig, get_preset
 from ..store import FactFilter, Scope
 from ..texts import shown_text
@@ -17,6 +19,8 @@ from ..validation import check_content, check_key, check_metadata_filter, check_
 from .base import KINDS, MemoryBase, aware, check_positive
 
 __all__ = ["RecallMixin"]
+
+log = logging.getLogger(__name__)
 
 _CONTEXT_SUMMARIES = 3  # rolling summaries context() shows at most
 _CONTEXT_RECALL = 8  # items context() recalls for a query at most
@@ -42,6 +46,7 @@ class RecallMixin(MemoryBase):
         preset: str | SearchConfig | None = None,
         now: datetime | None = None,
         group_by: None = None,
+        min_score: float | None = None,
     ) -> list[Hit]: ...
 
     @overload
@@ -60,6 +65,7 @@ class RecallMixin(MemoryBase):
         preset: str | SearchConfig | None = None,
         now: datetime | None = None,
         group_by: Literal["thread"],
+        min_score: float | None = None,
     ) -> list[HitGroup]: ...
 
     def recall(
@@ -77,6 +83,7 @@ class RecallMixin(MemoryBase):
         preset: str | SearchConfig | None = None,
         now: datetime | None = None,
         group_by: Literal["thread"] | None = None,
+        min_score: float | None = None,
     ) -> list[Hit] | list[HitGroup]:
         """The ``limit`` memories most relevant to ``query``: messages, facts and summaries the scope allows,
         best first, each with its provenance (thread, message ids, created_at, metadata).
@@ -99,18 +106,35 @@ class RecallMixin(MemoryBase):
         string/number/boolean/None values; e.g. ``{"channel": "#general"}``), inside the search.
         A message is found as soon as :meth:`add_message` has returned.
 
+        A hit's ``score`` means the same in every query under the default preset: about 0 when nothing of
+        the query matched, near 1 when all of its words and meaning did (boosts for a named person, time or
+        neighbouring turn may lift it a little beyond). Hits scoring below ``min_score`` are left out, so a
+        query nothing answers returns ``[]``; default: the ``min_score`` setting, unset: 0.15 with the local
+        model it was calibrated with (another embedder, or none, has no default floor), which applies to
+        presets whose scores are calibrated (:attr:`SearchConfig.calibrated`; a given ``min_score`` applies to
+        any preset). ``min_score=0`` turns the floor off. Only the facts returned count as recalled (their
+        access count and time).
+
         ``group_by="thread"`` returns the same hits as :class:`~memlane.types.HitGroup` objects, one per
         thread (facts without a thread form a group with ``thread=None``), best group first, each
         group's hits in the order they happened.
 
         Raises:
-            InvalidInput: empty query, bad limit, kind, metadata filter or group_by; ``since`` not before
-                ``until``. ConfigError: unknown preset.
+            InvalidInput: empty query, bad limit, kind, metadata filter, group_by or min_score (a number in
+                [0, 1]); ``since`` not before ``until``. ConfigError: unknown preset.
+
+        Example:
+            >>> for hit in mem.recall("Where does Alice like hiking?", user="alice"):
+            ...     print(hit.kind, hit.text)
+            message Alice: Hi, I'm Alice. I love hiking in the Alps.
+            assistant: Nice to meet you, Alice! Which trail is your favourite?
+            fact Alice loves hiking in the Alps
         """
         text = check_content(query, "query", self.settings.max_content_chars)
         check_positive(limit, "limit must be a positive integer")
         if group_by not in (None, "thread"):
             raise InvalidInput(f"group_by must be 'thread' or None, not {group_by!r}")
+        floor = _check_min_score(min_score)
         wanted = tuple(kinds) if kinds is not None else KINDS
         bad = [k for k in wanted if k not in KINDS]
         if bad:
@@ -140,10 +164,16 @@ class RecallMixin(MemoryBase):
         config = preset if isinstance(preset, SearchConfig) else get_preset(preset or self.settings.search_preset)
         at = self._now() if now is None else aware(now)
         found = self.searcher.search(self.agent, text, scope, limit, config, now=at)
+        if floor is None and config.calibrated:
+            from ..config import CALIBRATED_MODELS, MIN_SCORE  # loaded with the first Memory's settings
+
+            floor = self.settings.min_score
+            if floor is None and getattr(self.embedder, "model", None) in CALIBRATED_MODELS:
+                floor = MIN_SCORE
+        if floor:
+            found = [f for f in found if f.score >= floor]
         hits = self._hydrate(found)
-        fact_ids = [h.id for h in hits if h.kind == "fact"]
-        if fact_ids:
-            self.store.touch_facts(self.agent, fact_ids, self._now())
+        self._touch_facts([h.id for h in hits if h.kind == "fact"])
         return _group_by_thread(hits) if group_by == "thread" else hits
 
     def _hydrate(self, found: Sequence[Found]) -> list[Hit]:
@@ -176,10 +206,17 @@ class RecallMixin(MemoryBase):
         this thread alone), the pipeline's sections, the thread's system messages older than the recent
         window (the newest 20, kept ahead of the recent messages), and as many recent messages as fit. The
         ``strategy`` setting trims this: ``summarization`` keeps the prompt, the summaries and the recent
-        messages, ``simple`` the prompt and the recent messages only (seed 002's windowing).
+        messages, ``simple`` the prompt and the recent messages only (a plain window).
 
         Raises:
             InvalidInput: bad budget, or the system prompt alone exceeds it.
+
+        Example:
+            >>> ctx = mem.context("general", query="Plan a weekend for me", user="alice", budget=500)
+            >>> ctx.tokens <= 500
+            True
+            >>> [m["role"] for m in ctx.to_messages()]
+            ['system', 'user', 'assistant']
         """
         key = check_key(thread, "thread")
         budget = check_positive(
@@ -197,14 +234,14 @@ class RecallMixin(MemoryBase):
             else self.store.summaries(self.agent, thread=key, kind="rolling", limit=2 * _CONTEXT_SUMMARIES)
         )
         full = strategy == "hybrid"
-        # Seed 002's hybrid keeps the thread's system messages always: those older than the window are pinned.
+        # The hybrid strategy keeps the thread's system messages always: those older than the window are pinned.
         pinned = (
             self.store.messages(self.agent, key, before_seq=recent[0].seq, roles=("system",), limit=_CONTEXT_PINNED)
             if full and recent
             else []
         )
         facts = self._context_facts(viewer, query) if full else []
-        hits = self._context_recall(query, key, viewer, info, summaries) if full else []
+        hits = self._context_recall(query, key, viewer, info, summaries, recent) if full else []
         sections = self.pipeline.context_sections(key, viewer, query) if full else []
         about = self._user_section(viewer)
         if about is not None:
@@ -248,12 +285,27 @@ class RecallMixin(MemoryBase):
                 if not any(h.message_id in shown for h in ctx.recalled):
                     break
                 exclude |= shown
-        if ctx.facts:
-            self.store.touch_facts(self.agent, [f.id for f in ctx.facts], self._now())
+        self._touch_facts([f.id for f in ctx.facts])
         return ctx
 
+    def _touch_facts(self, ids: Sequence[int]) -> None:
+        """Record that facts were used (their access count and time). A read must not fail for want of this
+        bookkeeping write (a full disk, a store locked by a long write): it is logged and skipped."""
+        if not ids:
+            return
+        try:
+            self.store.touch_facts(self.agent, ids, self._now())
+        except StorageError as exc:
+            log.warning("could not record that %d facts were used: %s", len(ids), exc)
+
     def _context_recall(
-        self, query: str | None, key: str, viewer: str | None, info: Thread | None, summaries: Sequence[Summary]
+        self,
+        query: str | None,
+        key: str,
+        viewer: str | None,
+        info: Thread | None,
+        summaries: Sequence[Summary],
+        recent: Sequence[Message] = (),
     ) -> list[Hit]:
         """Messages and rolling summaries ``context()`` recalls for ``query`` (none without a query)."""
         if not query or not query.strip():
@@ -269,26 +321,61 @@ class RecallMixin(MemoryBase):
             limit=_CONTEXT_RECALL + 2,
             kinds=("message", "summary"),
         )
-        return [h for h in found if _recallable(h, summaries)][:_CONTEXT_RECALL]
+        return self._tidy_recalled([h for h in found if _recallable(h, summaries)], recent)[:_CONTEXT_RECALL]
+
+    def _tidy_recalled(self, hits: Sequence[Hit], recent: Sequence[Message]) -> list[Hit]:
+        """The recalled hits without filler and without repeats: a turn that is filler ("Noted.", "ok number
+        12") or already shown (in the recent window or a better hit's window) leaves its window, and a hit
+        whose own turn goes goes with it. Windows are rebuilt from their remaining turns."""
+        shown = {m.id for m in recent}
+        ids = [i for h in hits if h.kind == "message" for i in (h.message_ids or (h.id,))]
+        turns = {m.id: m for m in self.store.get_messages(self.agent, ids)} if ids else {}
+        out: list[Hit] = []
+        for hit in hits:
+            if hit.kind != "message":
+                out.append(hit)
+                continue
+            window = [turns[i] for i in (hit.message_ids or (hit.id,)) if i in turns]
+            kept = [m for m in window if m.id not in shown and (m.tool_calls or not is_filler(m.content))]
+            shown.update(m.id for m in window)
+            anchor = turns.get(hit.id)
+            if anchor is None or all(m.id != anchor.id for m in kept):
+                continue  # its own turn is filler, or shown already
+            if len(kept) == len(window):
+                out.append(hit)
+            else:
+                out.append(_message_hit(anchor, hit.score, kept, hit.retrievers))
+        return out
 
     def _context_facts(self, viewer: str | None, query: str | None) -> list[Fact]:
+        """The facts ``viewer`` may see, in the order ``context()`` gives them its budget
+        (:func:`~memlane.context.rank_facts`: importance, relevance to ``query``, decay)."""
         listed = self.store.list_facts(self.agent, FactFilter(user=viewer), limit=50)
-        if not query or not query.strip():
-            return listed
-        relevant = self.searcher.search(
-            self.agent,
-            query,
-            Scope(user=viewer, kinds=("fact",)),
-            20,
-            get_preset(self.settings.search_preset),
-            now=self._now(),
-        )
-        ranked = [f.item for f in relevant if isinstance(f.item, Fact)]
+        ranked: list[Fact] = []
+        scores: dict[int, float] = {}
+        if query and query.strip():
+            relevant = self.searcher.search(
+                self.agent,
+                query,
+                Scope(user=viewer, kinds=("fact",)),
+                20,
+                get_preset(self.settings.search_preset),
+                now=self._now(),
+            )
+            ranked = [f.item for f in relevant if isinstance(f.item, Fact)]
+            best = max((f.score for f in relevant if isinstance(f.item, Fact)), default=0.0)
+            if best > 0:
+                scores = {f.item.id: max(0.0, f.score / best) for f in relevant if isinstance(f.item, Fact)}
         first = {f.id for f in ranked}
-        return ranked + [f for f in listed if f.id not in first]
+        return rank_facts(
+            ranked + [f for f in listed if f.id not in first],
+            scores,
+            now=self._now(),
+            decay_days=self.settings.memory_decay_days,
+        )
 
     def _user_section(self, user: str | None) -> Section | None:
-        """What the user asked the bot to keep in mind (seed 000's per-user record), for the system message."""
+        """What the user asked the bot to keep in mind (their user record), for the system message."""
         record = self.store.get_user(self.agent, user) if user is not None else None
         if record is None or not (record.persona or record.custom_context):
             return None
@@ -297,13 +384,26 @@ class RecallMixin(MemoryBase):
             lines.append(f"Preferred persona: {record.persona}")
         if record.custom_context:
             lines.append(record.custom_context)
-        return Section(f"About {user}", lines, share=0.05)
+        return Section(f"About {user}", lines, share=0.05, priority=ABOUT)
 
     def summaries(
         self, thread: str | None = None, *, kind: str | None = None, limit: int | None = None
     ) -> list[Summary]:
-        """Stored summaries, newest first."""
+        """Stored summaries, newest first.
+
+        Example:
+            >>> mem.summaries("general")
+            []
+        """
         return self.store.summaries(self.agent, thread=check_optional_key(thread, "thread"), kind=kind, limit=limit)
+
+
+def _check_min_score(value: float | None) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+        raise InvalidInput(f"min_score must be a number in [0, 1], not {value!r}")
+    return float(value)
 
 
 def _recallable(hit: Hit, summaries: Sequence[Summary]) -> bool:
@@ -378,7 +478,21 @@ def _fact_hit(f: Fact, score: float, retrievers: tuple[str, ...] = ()) -> Hit:
     )
 
 
+#: What a profile's metadata holds for the pipeline only (which facts it covers), never shown in a hit.
+_PROFILE_INTERNALS = frozenset({"signature", "covered"})
+
+
+def _is_profile(item: object) -> bool:
+    return isinstance(item, Summary) and item.kind == "profile" and item.thread is None
+
+
 def _summary_hit(s: Summary, score: float, retrievers: tuple[str, ...] = ()) -> Hit:
+    if _is_profile(s):
+        # A profile's from_seq / to_seq are keys the store dedupes it by (hashes), not a range of turns.
+        shown = {k: v for k, v in s.metadata.items() if k not in _PROFILE_INTERNALS}
+        metadata = {**shown, "summary_kind": s.kind}
+    else:
+        metadata = {**s.metadata, "from_seq": s.from_seq, "to_seq": s.to_seq, "summary_kind": s.kind}
     return Hit(
         kind="summary",
         id=s.id,
@@ -387,7 +501,7 @@ def _summary_hit(s: Summary, score: float, retrievers: tuple[str, ...] = ()) -> 
         thread=s.thread,
         message_id=None,
         created_at=s.created_at,
-        metadata={**s.metadata, "from_seq": s.from_seq, "to_seq": s.to_seq, "summary_kind": s.kind},
+        metadata=metadata,
         user=s.owner,
         retrievers=retrievers,
     )

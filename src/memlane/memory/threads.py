@@ -7,7 +7,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from ..errors import InvalidInput, NotFound, StorageError
+from ..errors import Forbidden, InvalidInput, NotFound, StorageError
 from ..store.base import ThreadAppend, WriteVectors
 from ..types import Message, Thread, UserRecord
 from ..validation import (
@@ -61,6 +61,11 @@ class ThreadsMixin(MemoryBase):
 
         Raises:
             InvalidInput: a field is invalid (nothing is stored). StorageError: the write failed.
+
+        Example:
+            >>> msg = mem.add_message("general", "user", "I'm off to Chamonix next week", user="alice")
+            >>> msg.seq, msg.role, msg.user
+            (3, 'user', 'alice')
         """
         if external_id is not None:
             external = check_key(external_id, "external_id")
@@ -84,11 +89,9 @@ class ThreadsMixin(MemoryBase):
         embedding = self._embed_while_writing(texts)
         later = embedding is not None and embedding.later
         vectors = None if embedding is None or later else embedding.rows(0, 1)
-        jobs = self.pipeline.after_messages(key, [item])
+        append = self._thread_append(key, [item])
         try:
-            stored = self.store.add_messages(
-                self.agent, key, [item], [self._count(item)], self._now(), vectors, jobs, vectors_later=later
-            )
+            stored = self.store.add_to_threads(self.agent, [append], self._now(), vectors, vectors_later=later)[0]
         except StorageError:
             # Delivered twice at once (another process stored it first): the unique index refused this copy.
             known = self.external_message(key, external_id) if external_id is not None else None
@@ -96,6 +99,7 @@ class ThreadsMixin(MemoryBase):
                 raise
             return known
         self._speakers.written([item])
+        self._after_stated([append])
         if later:
             self._leave_behind(stored, texts)
         return stored[0]
@@ -105,18 +109,38 @@ class ThreadsMixin(MemoryBase):
         assert self._behind is not None and self.embedder is not None
         self._behind.offer(self.store, self.embedder, stored, texts)
 
+    def message(self, thread: str, message_id: int) -> Message:
+        """One message of ``thread``, by its id.
+
+        Raises:
+            InvalidInput: a bad thread key or id. NotFound: no such message in the thread.
+
+        Example:
+            >>> first = mem.history("general")[0]
+            >>> mem.message("general", first.id).content
+            "Hi, I'm Alice. I love hiking in the Alps."
+        """
+        key = check_key(thread, "thread")
+        mid = check_positive(message_id, f"a message id must be a positive integer, not {message_id!r}"[:100])
+        found = next(iter(self.store.get_messages(self.agent, [mid])), None)
+        if found is None or found.thread != key:
+            raise NotFound(f"no message {mid} in thread {key!r}")
+        return found
+
     def edit_message(self, thread: str, message_id: int, content: str) -> Message:
         """Replace a message's text (the chat platform's edit): its keyword-index entry, token count and
         vector follow; its id, position, time and speaker stay. Returns it.
 
         Raises:
             InvalidInput: a bad thread key, id or content. NotFound: no such thread or message.
+
+        Example:
+            >>> first = mem.history("general")[0]
+            >>> mem.edit_message("general", first.id, "Hi, I'm Alice. I love climbing.").content
+            "Hi, I'm Alice. I love climbing."
         """
-        key = check_key(thread, "thread")
-        mid = check_positive(message_id, f"a message id must be a positive integer, not {message_id!r}"[:100])
-        current = next(iter(self.store.get_messages(self.agent, [mid])), None)
-        if current is None or current.thread != key:
-            raise NotFound(f"no message {mid} in thread {key!r}")
+        current = self.message(thread, message_id)
+        key, mid = current.thread, current.id
         text = check_content(content, "content", self.settings.max_content_chars)
         edited = replace(current, content=text)
         if self._behind is not None:  # the old text's vector, should it still be queued, must not come last
@@ -127,8 +151,14 @@ class ThreadsMixin(MemoryBase):
         )
 
     def user(self, user: str) -> UserRecord:
-        """What is kept about ``user`` (seed 000): preferred persona, custom context, how many messages they
-        sent (interactions) and when they last wrote; an empty record for a user memlane has not seen."""
+        """What is kept about ``user``: preferred persona, custom context, how many messages they
+        sent (interactions) and when they last wrote; an empty record for a user memlane has not seen.
+
+        Example:
+            >>> record = mem.user("alice")
+            >>> record.interactions
+            1
+        """
         key = check_key(user, "user")
         return self.store.get_user(self.agent, key) or UserRecord(key)
 
@@ -138,6 +168,10 @@ class ThreadsMixin(MemoryBase):
 
         Raises:
             InvalidInput: a bad user, or a value that is not text.
+
+        Example:
+            >>> mem.set_user("alice", persona="a patient guide").persona
+            'a patient guide'
         """
         key = check_key(user, "user")
         changes: dict[str, str | None] = {}
@@ -148,7 +182,13 @@ class ThreadsMixin(MemoryBase):
 
     def external_message(self, thread: str, external_id: str) -> Message | None:
         """The message of ``thread`` stored with this platform ``external_id`` (see :meth:`add_message`), to
-        edit or delete it when the platform does; None if there is none."""
+        edit or delete it when the platform does; None if there is none.
+
+        Example:
+            >>> _ = mem.add_message("general", "user", "See you there", user="alice", external_id="slack:1001")
+            >>> mem.external_message("general", "slack:1001").content
+            'See you there'
+        """
         found = self.store.find_external_message(
             self.agent, check_key(thread, "thread"), check_key(external_id, "external_id")
         )
@@ -161,6 +201,14 @@ class ThreadsMixin(MemoryBase):
 
         Raises:
             InvalidInput: an item is invalid (its index is in the message; nothing is stored).
+
+        Example:
+            >>> stored = mem.add_messages("trip", [
+            ...     {"role": "user", "content": "Book a hut for Saturday", "user": "alice"},
+            ...     {"role": "assistant", "content": "Done: the Refuge du Requin."},
+            ... ])
+            >>> [m.seq for m in stored]
+            [1, 2]
         """
         key = check_key(thread, "thread")
         checked = self._new_messages(items)
@@ -185,6 +233,14 @@ class ThreadsMixin(MemoryBase):
             InvalidInput: ``messages`` is not a mapping, or a thread key or an item is invalid (the message
                 names the thread and the item's index; nothing is stored).
             StorageError: the write failed; nothing is stored.
+
+        Example:
+            >>> written = mem.add_to_threads({
+            ...     "dm-bob": [{"role": "user", "content": "Hi there", "user": "bob"}],
+            ...     "dm-carol": [{"role": "user", "content": "Hello", "user": "carol"}],
+            ... })
+            >>> {thread: len(messages) for thread, messages in written.items()}
+            {'dm-bob': 1, 'dm-carol': 1}
         """
         if not isinstance(messages, Mapping):
             raise InvalidInput(f"messages must map thread keys to lists of messages, not {type(messages).__name__}")
@@ -199,12 +255,11 @@ class ThreadsMixin(MemoryBase):
         embedding = self._embed_while_writing(texts)
         later = embedding is not None and embedding.later
         vectors = None if embedding is None or later else embedding.rows(0, len(texts))
-        appended = self.store.add_to_threads(
-            self.agent, [self._thread_append(key, checked) for key, checked in writes], self._now(), vectors,
-            vectors_later=later,
-        )  # fmt: skip
+        appends = [self._thread_append(key, checked) for key, checked in writes]
+        appended = self.store.add_to_threads(self.agent, appends, self._now(), vectors, vectors_later=later)
         stored = {key: messages for (key, _), messages in zip(writes, appended, strict=True)}
         self._speakers.written(m for _, checked in writes for m in checked)
+        self._after_stated(appends)
         if later:  # every thread's texts at once: one model run for them all
             self._leave_behind([m for ms in appended for m in ms], texts)
         return stored
@@ -226,13 +281,26 @@ class ThreadsMixin(MemoryBase):
         appends = [self._thread_append(key, checked)]
         stored = self.store.add_to_threads(self.agent, appends, self._now(), vectors, vectors_later=later)[0]
         self._speakers.written(checked)
+        self._after_stated(appends)
         return stored
 
     def _thread_append(self, key: str, checked: list[NewMessage]) -> ThreadAppend:
-        """Checked messages for thread ``key`` as the store writes them: with their token counts and the jobs
-        the pipeline queues for them."""
+        """Checked messages for thread ``key`` as the store writes them: with their token counts, the jobs the
+        pipeline queues for them and the facts they state (:mod:`memlane.pipeline.stated`)."""
+        if not checked:
+            return ThreadAppend(key, checked, [], [])
         counts = [self._count(m) for m in checked]
-        return ThreadAppend(key, checked, counts, self.pipeline.after_messages(key, checked) if checked else [])
+        facts = self.pipeline.stated_facts(key, checked)
+        jobs = self.pipeline.after_messages(key, checked)
+        for owner in dict.fromkeys(f.fact.owner for f in facts):
+            jobs += self.pipeline.after_fact_change(owner)
+        return ThreadAppend(key, checked, counts, jobs, facts)
+
+    def _after_stated(self, appends: Sequence[ThreadAppend]) -> None:
+        """Hold ``max_facts_per_user`` for the owners of the facts stored with the messages just written."""
+        for owner in dict.fromkeys(f.fact.owner for a in appends for f in a.facts):
+            if owner is not None:
+                self._enforce_fact_cap(owner, keep=0)
 
     def history(
         self, thread: str, limit: int | None = None, *, before: int | None = None, after: int | None = None
@@ -241,6 +309,10 @@ class ThreadsMixin(MemoryBase):
 
         Paging: ``before`` / ``after`` keep only messages whose ``seq`` is below / above the number given
         (the next page back is ``before=page[0].seq``).
+
+        Example:
+            >>> [(m.seq, m.role, m.user) for m in mem.history("general")]
+            [(1, 'user', 'alice'), (2, 'assistant', None)]
         """
         for name, value in (("before", before), ("after", after)):
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
@@ -258,6 +330,11 @@ class ThreadsMixin(MemoryBase):
 
         Raises:
             NotFound: no such thread in this agent.
+
+        Example:
+            >>> thread = mem.thread("general")
+            >>> thread.status, thread.message_count, thread.users
+            ('open', 2, ('alice',))
         """
         found = self.store.get_thread(self.agent, check_key(thread, "thread"))
         if found is None:
@@ -267,7 +344,12 @@ class ThreadsMixin(MemoryBase):
     def threads(
         self, user: str | None = None, *, status: str | None = None, limit: int | None = None, offset: int = 0
     ) -> list[Thread]:
-        """Threads, most recently active first; with ``user``, only those the user wrote in."""
+        """Threads, most recently active first; with ``user``, only those the user wrote in.
+
+        Example:
+            >>> [thread.key for thread in mem.threads(user="alice")]
+            ['general']
+        """
         if status not in (None, "open", "ended"):
             raise InvalidInput(f"status must be 'open' or 'ended', not {status!r}")
         return self.store.list_threads(
@@ -281,7 +363,12 @@ class ThreadsMixin(MemoryBase):
     def set_thread(
         self, thread: str, *, system_prompt: str | None = None, metadata: Mapping[str, Any] | str | None = None
     ) -> Thread:
-        """Create the thread if needed and set its system prompt and/or metadata."""
+        """Create the thread if needed and set its system prompt and/or metadata.
+
+        Example:
+            >>> mem.set_thread("general", system_prompt="You are a hiking guide.").system_prompt
+            'You are a hiking guide.'
+        """
         prompt = None
         if system_prompt is not None:
             prompt = check_content(system_prompt, "system_prompt", self.settings.max_content_chars, allow_empty=True)
@@ -295,6 +382,10 @@ class ThreadsMixin(MemoryBase):
 
         Raises:
             NotFound: no such thread.
+
+        Example:
+            >>> mem.reset("general")
+            2
         """
         return self.store.clear_thread(self.agent, check_key(thread, "thread"))
 
@@ -303,6 +394,11 @@ class ThreadsMixin(MemoryBase):
 
         Raises:
             NotFound: no such thread.
+
+        Example:
+            >>> mem.delete_thread("general")
+            >>> mem.threads()
+            []
         """
         if not self.store.delete_thread(self.agent, check_key(thread, "thread")):
             raise self._no_thread(thread)
@@ -313,6 +409,11 @@ class ThreadsMixin(MemoryBase):
 
         Raises:
             InvalidInput: a bad thread key or id. NotFound: no such thread.
+
+        Example:
+            >>> reply = mem.history("general")[-1]
+            >>> mem.delete_messages("general", [reply.id])
+            1
         """
         key = check_key(thread, "thread")
         if isinstance(ids, str | bytes):
@@ -325,6 +426,10 @@ class ThreadsMixin(MemoryBase):
 
         Raises:
             InvalidInput: ``older_than_days`` is not a non-negative number.
+
+        Example:
+            >>> mem.prune(older_than_days=30)
+            0
         """
         return self.store.prune_threads(self.agent, self._cutoff(older_than_days))
 
@@ -338,6 +443,10 @@ class ThreadsMixin(MemoryBase):
         Raises:
             InvalidInput: ``older_than_days`` is not a non-negative number, or ``thread`` is not a valid key.
             NotFound: ``thread`` is given and does not exist.
+
+        Example:
+            >>> mem.prune_messages(7)
+            0
         """
         cutoff = self._cutoff(older_than_days)
         return self.store.prune_messages(self.agent, cutoff, thread=check_optional_key(thread, "thread"))
@@ -352,11 +461,56 @@ class ThreadsMixin(MemoryBase):
         except OverflowError as exc:  # infinite, or before year 1
             raise InvalidInput(f"older_than_days is too large: {older_than_days}") from exc
 
+    def user_thread(self, thread: str, user: str, *, manage: bool = False, must_exist: bool = False) -> str:
+        """The stored name of the thread that ``user`` means by ``thread``, when the user acts through a way
+        in scoped to them (a user API key of ``memlane serve``, an MCP server run for one user).
+
+        The thread ownership rule: a user reaches only the threads they started or were added to.
+
+        - ``thread`` names a thread the user takes part in (an agent wrote a message for them there, or they
+          wrote in it): that thread, so an agent can run a group thread several users join;
+        - otherwise it is the user's own thread ``"<user>/<thread>"`` (``"alice/notes"``; naming it so works
+          too), started by their first message: each user has their own names, never learns what other
+          users' threads are called, and cannot write into the agent's own threads.
+
+        ``manage`` (reset, delete, set the system prompt) needs the user's own thread, or one only they take
+        part in.
+
+        Raises:
+            NotFound: ``must_exist`` and there is no such thread for the user.
+            Forbidden: ``manage`` on a thread other users take part in too.
+            InvalidInput: a bad thread or user name.
+
+        Example:
+            >>> mem.user_thread("general", "alice")
+            'general'
+            >>> mem.user_thread("notes", "alice")
+            'alice/notes'
+        """
+        key, who = check_key(thread, "thread"), check_key(user, "user")
+        own = who + "/"
+        found = None
+        if not key.startswith(own):
+            found = self.store.get_thread(self.agent, key)
+            if found is None or who not in found.users:
+                found, key = None, own + key
+        if found is None and (must_exist or manage):
+            found = self.store.get_thread(self.agent, key)
+        if must_exist and found is None:
+            raise self._no_thread(thread)
+        if manage and found is not None and not key.startswith(own) and set(found.users) != {who}:
+            raise Forbidden(f"thread {thread!r} is shared with other users: only the agent may change it")
+        return key
+
     def end(self, thread: str) -> Thread:
         """Mark the conversation ended.
 
         Raises:
             NotFound: no such thread.
+
+        Example:
+            >>> mem.end("general").status
+            'ended'
         """
         key = check_key(thread, "thread")
         self.thread(key)  # NotFound for an unknown thread

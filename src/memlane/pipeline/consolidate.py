@@ -63,8 +63,10 @@ __all__ = [
     "Decision",
     "Neighbour",
     "consolidate",
+    "duplicate_of",
     "lexical_similarity",
     "neighbours",
+    "refined_by",
 ]
 
 logger = logging.getLogger("memlane.pipeline.consolidate")
@@ -102,7 +104,7 @@ class Decision:
     similarity: float | None = None
 
 
-def _duplicate(content: str, near: Sequence[Neighbour]) -> Decision | None:
+def duplicate_of(content: str, near: Sequence[Neighbour]) -> Decision | None:
     """An exact or near duplicate among the neighbours: a NOOP without asking anyone."""
     key = normalized(content)
     for n in near:
@@ -119,7 +121,7 @@ def _duplicate(content: str, near: Sequence[Neighbour]) -> Decision | None:
     return None
 
 
-def _refined(content: str, near: Sequence[Neighbour]) -> Neighbour | None:
+def refined_by(content: str, near: Sequence[Neighbour]) -> Neighbour | None:
     """A stored fact the candidate repeats and adds to ("likes jazz" → "likes jazz, above all Coltrane")."""
     words = term_set(content)
     for n in near:
@@ -241,7 +243,7 @@ def _decide(
     use_llm: bool,
 ) -> Decision:
     """Rules 2 to 5 of the module doc, in order: duplicate, the extraction's replacement, LLM, thresholds."""
-    duplicate = _duplicate(candidate.content, near)
+    duplicate = duplicate_of(candidate.content, near)
     if duplicate is not None:
         return duplicate
     if replaces is not None and replaces in shown:
@@ -333,7 +335,7 @@ def _by_llm(memory: Memory, candidate: _Candidate, related: Sequence[Neighbour])
 def _by_thresholds(memory: Memory, candidate: _Candidate, near: Sequence[Neighbour]) -> Decision:
     """The last rule: UPDATE a stored fact the candidate refines, else ADD the candidate."""
     c = candidate
-    refined = _refined(c.content, near)
+    refined = refined_by(c.content, near)
     if refined is not None:
         fact = c.make(c.content, max(c.importance, refined.fact.importance), refined.fact.visibility)
         return _supersede(memory, refined.fact, fact, c.vector, "thresholds", "adds detail to a stored fact")

@@ -23,11 +23,11 @@ from ..errors import ConfigError
 __all__ = ["FUSIONS", "NORMALIZATIONS", "PRESETS", "TIME_MODES", "SearchConfig", "get_preset"]
 
 Fusion = Literal["rrf", "linear"]
-Normalization = Literal["minmax", "max", "zscore"]
+Normalization = Literal["minmax", "max", "zscore", "absolute"]
 TimeMode = Literal["soft", "hard", "off"]
 
 FUSIONS: tuple[str, ...] = ("rrf", "linear")
-NORMALIZATIONS: tuple[str, ...] = ("minmax", "max", "zscore")
+NORMALIZATIONS: tuple[str, ...] = ("minmax", "max", "zscore", "absolute")
 TIME_MODES: tuple[str, ...] = ("soft", "hard", "off")
 
 
@@ -44,6 +44,16 @@ class SearchConfig:
     share of the query (its words' IDFs; both stores measure it, see :attr:`.Candidate.coverage`) weighs less,
     its weight times ``(best / keyword_coverage) ** 2``, so matches of only a common word of a question
     ("any tips for my weekend baking?") do not outrank what the vector retriever finds.
+
+    Scores that mean the same in every query: min-max stretches the best of any list to 1, a list of nonsense
+    matches too, so such scores cannot tell "nothing relevant" from "something". The absolute score of a
+    candidate normalises nothing against the others: a keyword match counts the share of the query's words
+    (by their IDFs) it holds, a vector match its cosine above ``cosine_floor`` (the cosine of unrelated texts
+    for the embedder: ``(cos - floor) / (1 - floor)``, at least 0), the sum weighed by ``weights`` over
+    their total. ``normalization="absolute"`` (linear fusion) ranks by it; ``calibrate`` keeps the ranking
+    and scales the results' scores so that the best shows the best candidate's absolute score, the others in
+    proportion. Either way a hit's score is about 0 when nothing of the query matched and near 1 when all of
+    it did, and a floor (``Memory.recall(min_score=...)``) applies (:attr:`calibrated`).
 
     Re-ranking (boosts, each adding ``weight`` times the best fused score to the items it favours; 0 = off):
     ``speaker_boost`` when the query names the speaker of a message or the owner/subject of a fact (a query
@@ -73,6 +83,8 @@ class SearchConfig:
     normalization: Normalization = "minmax"
     min_spread: float = 0.0
     keyword_coverage: float = 0.0
+    cosine_floor: float = 0.0
+    calibrate: bool = False
     rrf_k: int = 60
     candidates_per_result: int = 4
     min_candidates: int = 20
@@ -127,6 +139,8 @@ class SearchConfig:
         ):
             if getattr(self, name) < 0:
                 problems.append(f"{name} must not be negative")
+        if not 0 <= self.cosine_floor < 1:
+            problems.append("cosine_floor must be in [0, 1)")
         if not 0 <= self.neighbour_decay <= 1:
             problems.append("neighbour_decay must be in [0, 1]")
         if not 0 <= self.beyond_window_score <= 1:
@@ -135,6 +149,12 @@ class SearchConfig:
             problems.append("dedup_similarity must be in (0, 1]")
         if problems:
             raise ConfigError(f"search config {self.name!r}: " + "; ".join(problems))
+
+    @property
+    def calibrated(self) -> bool:
+        """Whether a hit's score means the same in every query (linear fusion of absolute scores), so that
+        a floor on it (``Memory.recall``'s ``min_score``) applies."""
+        return self.calibrate or (self.fusion == "linear" and self.normalization == "absolute")
 
     def pool_size(self, limit: int) -> int:
         """How many candidates each retriever returns for a search of ``limit`` results."""
@@ -150,6 +170,8 @@ PRESETS: dict[str, SearchConfig] = {
         name="default",
         retrievers=("keyword", "vector"),
         fusion="linear",
+        calibrate=True,
+        cosine_floor=0.2,
         weights={"keyword": 1.0, "vector": 0.8},
         # Pools of 3 x limit (75 for 25 results): recall level with 4 x, ~0.7 ms less work a query (round 15).
         candidates_per_result=3,

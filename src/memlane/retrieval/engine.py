@@ -35,7 +35,7 @@ from ..store.base import Candidate, Scope, Store
 from ..types import Fact, Message, MessageHead, Summary
 from . import rerank
 from .config import SearchConfig
-from .fusion import NORMALIZERS, by_kind, linear, normalize_minmax, rrf
+from .fusion import NORMALIZERS, absolute, by_kind, linear, normalize_minmax, rrf
 from .rerank import MESSAGE_ITEMS, Found, Ranked
 from .timeparse import TimeRange, find_time_range
 from .windows import WindowMerge, choose_window
@@ -114,6 +114,7 @@ class Searcher:
         if not lists:
             return []
         fused = self._fuse(lists, config)
+        relevance = _relevance(lists, config) if config.calibrate else None
         ranked = self._load_around(agent, fused, limit, config, scope, read)
         if config.beyond_window:
             ranked = _beyond_windows(ranked, config, read)
@@ -127,8 +128,11 @@ class Searcher:
             ranked, config.neighbour_boost, config.neighbour_radius, config.neighbour_decay
         )
         if config.window_before or config.window_after:
-            return self._windows(agent, ranked, limit, config, scope, read)
-        return self._show(agent, ranked[:limit])
+            results = self._windows(agent, ranked, limit, config, scope, read)
+        else:
+            results = self._show(agent, ranked[:limit])
+        results = rerank.without_repeated_profiles(results)
+        return results if relevance is None else _scaled(results, relevance)
 
     # -- steps --------------------------------------------------------------------------------------
     def _retrieve(
@@ -242,6 +246,10 @@ class Searcher:
                 return sorted(only, key=lambda c: -c.score)
             fused = rrf({k: sorted(v, key=lambda c: -c.score) for k, v in kinds.items()}, k=config.rrf_k)
             return [replace(c, source=only[0].source) for c in fused]  # found by the one retriever, not by a kind
+        if config.fusion == "linear" and config.normalization == "absolute":
+            # Scores that mean the same in every query: a keyword list of weak matches is weak by its own
+            # scores (the share of the query it holds), so coverage needs no weighing of its own here.
+            return linear(lists, weights=config.weights, scores_of=partial(absolute, cosine_floor=config.cosine_floor))
         if config.fusion == "linear":
             normalize = NORMALIZERS[config.normalization]
             if config.normalization == "minmax":
@@ -468,6 +476,34 @@ def _covered(
         for s in range(anchor.seq - before, anchor.seq + after + 1)
         if s != anchor.seq
     )
+
+
+def _relevance(lists: dict[str, list[Candidate]], config: SearchConfig) -> dict[tuple[str, int], float]:
+    """How well each candidate matches the query, on a scale that means the same in every query: the best of
+    its absolute scores (:func:`.fusion.absolute`) in the lists, each times its list's weight over the
+    largest weight. The best, not the sum: a paraphrase holding no word of the query ("is there a dog in the
+    family?" for "we adopted a golden retriever puppy") answers it as well as a match of its words does."""
+    top = max((config.weights.get(name, 1.0) for name in lists), default=1.0) or 1.0
+    best: dict[tuple[str, int], float] = {}
+    for name, found in lists.items():
+        weight = config.weights.get(name, 1.0) / top
+        for group in by_kind(found).values():
+            for cand, value in zip(group, absolute(name, group, config.cosine_floor), strict=True):
+                key = (cand.kind, cand.id)
+                best[key] = max(best.get(key, 0.0), weight * value)
+    return best
+
+
+def _scaled(found: list[Found], relevance: dict[tuple[str, int], float]) -> list[Found]:
+    """The results with their scores scaled so that the best shows the best absolute score among them, the
+    others in proportion: the ranking's own scores (min-max normalised, boosted) tell hits of one query
+    apart, not how well any of them answers it."""
+    top = max((f.score for f in found), default=0.0)
+    best = max((relevance.get((f.kind, f.id), 0.0) for f in found), default=0.0)
+    if top <= 0:
+        return [f.rescored(0.0) for f in found]
+    factor = best / top
+    return [f.rescored(f.score * factor) for f in found]
 
 
 def _in_time(moment: datetime, scope: Scope) -> bool:

@@ -6,7 +6,17 @@ from collections.abc import Callable, Mapping, Sequence
 
 from ..store.base import Candidate
 
-__all__ = ["NORMALIZERS", "by_kind", "held", "linear", "normalize_max", "normalize_minmax", "normalize_zscore", "rrf"]
+__all__ = [
+    "NORMALIZERS",
+    "absolute",
+    "by_kind",
+    "held",
+    "linear",
+    "normalize_max",
+    "normalize_minmax",
+    "normalize_zscore",
+    "rrf",
+]
 
 Key = tuple[str, int]
 
@@ -77,6 +87,16 @@ NORMALIZERS: dict[str, Callable[[Sequence[float]], list[float]]] = {
 }
 
 
+def absolute(name: str, group: Sequence[Candidate], cosine_floor: float = 0.0) -> list[float]:
+    """Scores of one list of one kind that mean the same in any query, in [0, 1]: a vector match's cosine
+    above ``cosine_floor`` (``(cos - floor) / (1 - floor)``, at least 0); any other retriever's score as it
+    is, clipped to [0, 1] (the keyword retriever's: the share of the query's words, by IDF, a match holds)."""
+    if name == "vector":
+        span = 1.0 - cosine_floor
+        return [min(1.0, max(0.0, (c.score - cosine_floor) / span)) for c in group]
+    return [min(1.0, max(0.0, c.score)) for c in group]
+
+
 def by_kind(candidates: Sequence[Candidate]) -> dict[str, list[Candidate]]:
     """One retriever's candidates split by kind (scores of different tables are not comparable)."""
     out: dict[str, list[Candidate]] = {}
@@ -91,9 +111,14 @@ def linear(
     weights: Mapping[str, float] | None = None,
     normalize: Callable[[Sequence[float]], list[float]] = normalize_minmax,
     coverage: float = 0.0,
+    scores_of: Callable[[str, Sequence[Candidate]], list[float]] | None = None,
 ) -> list[Candidate]:
     """Weighted sum of normalised scores: each list's scores are normalised per kind, multiplied by the
     list's weight (default 1.0) and added up per item; an item missing from a list gets nothing from it.
+
+    ``scores_of(name, group)``, when given, gives a list's values per kind instead of ``normalize`` (absolute
+    scores, :func:`absolute`); the sums are then divided by the lists' total weight, so that they stay in
+    [0, 1].
 
     With ``coverage`` (> 0), a list of one kind whose candidates tell how much of the query they hold
     (:attr:`Candidate.coverage`) and whose best holds less than ``coverage`` weighs less: its weight is
@@ -103,11 +128,15 @@ def linear(
     """
     scores: dict[Key, float] = {}
     sources: dict[Key, list[str]] = {}
+    total = sum(1.0 if weights is None else weights.get(name, 1.0) for name in lists) or 1.0
     for name, ranked in lists.items():
         weight = 1.0 if weights is None else weights.get(name, 1.0)
+        if scores_of is not None:
+            weight /= total
         for group in by_kind(ranked).values():
             share = weight * held(group, coverage) if coverage > 0 else weight
-            for cand, value in zip(group, normalize([c.score for c in group]), strict=True):
+            values = scores_of(name, group) if scores_of is not None else normalize([c.score for c in group])
+            for cand, value in zip(group, values, strict=True):
                 key = (cand.kind, cand.id)
                 scores[key] = scores.get(key, 0.0) + share * value
                 sources.setdefault(key, []).append(name)

@@ -30,6 +30,7 @@ __all__ = [
     "boost_time",
     "dedup",
     "query_words",
+    "without_repeated_profiles",
     "words",
 ]
 
@@ -250,3 +251,20 @@ def boost_neighbours(found: Sequence[R], weight: float, radius: int = 3, decay: 
         return best / top
 
     return boost(found, weight, signal)
+
+
+def without_repeated_profiles(found: Sequence[Found]) -> list[Found]:
+    """The results less a user's profile (a thread-less summary of kind "profile", merged from their facts,
+    its metadata listing the facts it covers) that only repeats a fact found beside it: next to one of its
+    facts it says nothing the fact does not, and it would take a place (and the top score) from the fact."""
+    facts = {str(f.id) for f in found if f.kind == "fact"}
+    if not facts:
+        return list(found)
+    kept = []
+    for f in found:
+        item = f.item
+        covered = item.metadata.get("covered") if isinstance(item, Summary) and item.kind == "profile" else None
+        if isinstance(covered, dict) and facts.intersection(covered):
+            continue
+        kept.append(f)
+    return kept

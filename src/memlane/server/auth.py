@@ -6,9 +6,13 @@ A request carries ``Authorization: Bearer <key>``. The key's scope decides what 
     agent   its own agent only, acting for any of its users (the end user comes from an explicit field)
     user    its own agent and user only: a ``user`` field naming anyone else is refused (403)
 
-While the store holds no active key the server is *open*: requests without a key act as admin (the server
-then listens on loopback only). Each key (or, when open, each client address) has a rate limit: 429 with
-``Retry-After``.
+A server started with ``--open`` (loopback only) treats requests without a key as admin; any other server
+needs a key for every request, for as long as it runs. Each key (or, when open, each client address) has a
+rate limit, and so do failed authentications per client address: 429 with ``Retry-After``.
+
+A user key reaches only the threads its user started or was added to (:meth:`memlane.Memory.user_thread`,
+the same rule as the MCP server's), writes only ``user`` messages, and sees the change history of its own
+facts only.
 """
 
 from __future__ import annotations
@@ -17,13 +21,14 @@ import math
 from dataclasses import dataclass
 from typing import Annotated
 
-from fastapi import Depends, HTTPException, Path, Request
+from fastapi import Depends, HTTPException, Path, Request, Security
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from memlane import Memory
 from memlane.errors import Forbidden, NotFound, Unauthenticated
-from memlane.types import ApiKey, Fact, Thread
+from memlane.types import ApiKey, Fact
 
-from .state import ServerState
+from .state import SESSION_LABEL, ServerState
 
 __all__ = [
     "Caller",
@@ -37,7 +42,7 @@ __all__ = [
     "server_state",
 ]
 
-AgentPath = Annotated[str, Path(min_length=1, max_length=200, pattern=r"^[^\s/]+$", description="The agent.")]
+AgentPath = Annotated[str, Path(description="The agent (names: docs/service.md).")]
 
 
 def server_state(request: Request) -> ServerState:
@@ -60,7 +65,14 @@ class Caller:
         return self.scope == "admin" or self.agent == agent
 
 
-def caller(request: Request, state: Annotated[ServerState, Depends(server_state)]) -> Caller:
+_BEARER = HTTPBearer(auto_error=False, description="An API key: `memlane keys create` (shown once).")
+
+
+def caller(
+    request: Request,
+    state: Annotated[ServerState, Depends(server_state)],
+    _: Annotated[HTTPAuthorizationCredentials | None, Security(_BEARER)] = None,
+) -> Caller:
     """Authenticate the request (``Authorization: Bearer <key>``) and apply the key's rate limit.
 
     Raises:
@@ -72,10 +84,12 @@ def caller(request: Request, state: Annotated[ServerState, Depends(server_state)
         kind, _, secret = header.partition(" ")
         if kind.lower() != "bearer" or not secret.strip():
             raise Unauthenticated("the Authorization header must be 'Bearer <key>'")
-    return authenticate(request, state, secret, "send an API key: Authorization: Bearer <key>")
+    return authenticate(request, state, secret, "send an API key: Authorization: Bearer <key>", session=False)
 
 
-def authenticate(request: Request, state: ServerState, secret: str | None, missing: str) -> Caller:
+def authenticate(
+    request: Request, state: ServerState, secret: str | None, missing: str, *, session: bool | None = None
+) -> Caller:
     """The caller holding API key ``secret`` (None: no key given; then admin while the server is open),
     with the key's rate limit applied. The one check of a key, for the API's header and the UI's cookie.
 
@@ -83,21 +97,35 @@ def authenticate(request: Request, state: ServerState, secret: str | None, missi
         Unauthenticated: no key (``missing`` says how to send one), or a bad, revoked or expired key.
         429 when limited.
     """
+    address = request.client.host if request.client else "-"
     if secret is None:
-        if not state.open_mode():
+        if not state.open:
             raise Unauthenticated(missing)
         found = Caller(None, "admin", None, None)
-        bucket = f"open:{request.client.host if request.client else '-'}"
+        bucket = f"open:{address}"
     else:
-        key = state.memory.authenticate(secret.strip())
+        blocked = state.failures.blocked(address)
+        if blocked > 0:
+            raise _too_many(blocked, "too many failed authentications from this address")
+        try:
+            key = state.key(secret.strip())
+            is_session = bool(key.label and key.label.startswith(SESSION_LABEL))
+            if session is not None and is_session != session:
+                raise Unauthenticated("a UI session is not an API key" if is_session else "sign in again")
+        except Unauthenticated:
+            state.failures.take(address)
+            raise
         found = Caller(key, key.scope, key.agent, key.user)
         bucket = f"key:{key.id}"
     wait = state.limiter.take(bucket)
     if wait > 0:
-        raise HTTPException(429, f"rate limit of this key exceeded; retry in {wait:.2f} s",
-                            headers={"Retry-After": str(max(1, math.ceil(wait)))})  # fmt: skip
+        raise _too_many(wait, "rate limit of this key exceeded")
     request.state.caller = found
     return found
+
+
+def _too_many(wait: float, why: str) -> HTTPException:
+    return HTTPException(429, f"{why}; retry in {wait:.2f} s", headers={"Retry-After": str(max(1, math.ceil(wait)))})
 
 
 def admin_caller(who: Annotated[Caller, Depends(caller)]) -> Caller:
@@ -140,6 +168,11 @@ class Scoped:
             raise NotFound(f"no fact {fact.id} in agent {self.memory.agent!r}")
         return fact
 
+    def sees_history(self, fact: Fact) -> bool:
+        """Whether the caller may read the change history of ``fact`` (its earlier, maybe private, texts):
+        its owner and agent-level keys only; others who see a shared fact see its current text."""
+        return not self.is_user or fact.owner == self.caller.user
+
     def fact_actor(self, fact_id: int, user: str | None) -> str | None:
         """The user to act as when changing a fact (the facade then checks ownership); a user key may not
         even learn of another's private fact (NotFound)."""
@@ -148,21 +181,26 @@ class Scoped:
             self.visible_fact(self.memory.fact(fact_id))
         return acting
 
-    def thread_for_user(self, thread: str, *, write: bool = False, must_exist: bool = False) -> Thread | None:
-        """Check a user key may use ``thread``: one it took part in (for ``write`` — reset, delete — one
-        only it took part in). An unknown thread is free to start (or NotFound with ``must_exist``)."""
-        found = self.memory.store.get_thread(self.memory.agent, thread) if self.is_user or must_exist else None
-        if found is None:
-            if must_exist:
-                raise NotFound(f"no thread {thread!r} in agent {self.memory.agent!r}")
-            return None
+    def thread(self, thread: str, *, manage: bool = False, must_exist: bool = False) -> str:
+        """The stored name of ``thread`` for this caller: as given for agent and admin keys; for a user key
+        the thread its user means (their own, or a thread they were added to: the ownership rule of
+        :meth:`memlane.Memory.user_thread`). ``must_exist``: NotFound for a thread that is not there.
+
+        Raises:
+            NotFound: no such thread (``must_exist``). Forbidden: ``manage`` on a thread shared with others.
+        """
         if self.is_user:
-            users = set(found.users)
-            mine = users == {self.caller.user} if write else self.caller.user in users
-            if not mine and not (users == set() and not write):
-                # Not found rather than forbidden: a user key learns nothing of others' threads.
-                raise NotFound(f"no thread {thread!r} in agent {self.memory.agent!r}")
-        return found
+            assert self.caller.user is not None
+            return self.memory.user_thread(thread, self.caller.user, manage=manage, must_exist=must_exist)
+        if must_exist:
+            self.memory.thread(thread)  # NotFound, for every scope alike
+        return thread
+
+    def check_role(self, role: str) -> None:
+        """A user key writes its user's own messages only: the bot's replies, system and tool messages come
+        from an agent key. Raises Forbidden."""
+        if self.is_user and role != "user":
+            raise Forbidden(f"a user key writes messages of role 'user' only, not {role!r}")
 
 
 def scoped(
@@ -175,10 +213,18 @@ def scoped(
 
 
 def bind(who: Caller, agent: str, state: ServerState) -> Scoped:
-    """``who`` bound to ``agent``. Raises Forbidden for another agent's key."""
+    """``who`` bound to ``agent``. Raises Forbidden for another agent's key, InvalidInput for a bad name."""
     if not who.may_reach(agent):
         raise Forbidden(f"this key is for agent {who.agent!r}, not {agent!r}")
     return Scoped(who, state.view(agent))
+
+
+def existing(s: Annotated[Scoped, Depends(scoped)]) -> Scoped:
+    """``s``, once its agent is known: it has something stored, or an API key of its own (reads of an unknown
+    agent are NotFound, as in the CLI; an agent or user key's agent is known by its key)."""
+    if s.caller.scope == "admin" and not s.memory.agent_exists():
+        raise NotFound(f"no agent {s.memory.agent!r} in this store")
+    return s
 
 
 def reachable_agents(who: Caller, state: ServerState) -> list[str]:

@@ -1,5 +1,7 @@
-"""Prometheus metrics of one server process: requests and latencies per route, and seed 001's memory
-figures, read from the store at scrape time (so they cover every process sharing it):
+"""Prometheus metrics of one server process: requests and latencies per route, and the agents' memory
+figures, read from the store at scrape time (so they cover every process sharing it). ``/metrics`` needs no
+key, so the per-agent figures (which name every agent, and cost a few queries per agent) are only there when
+the operator asks for them (``memlane serve --metrics-per-agent``):
 
     memlane_http_requests_total{method,route,status}     requests answered
     memlane_http_request_duration_seconds{method,route}  latency histogram
@@ -62,7 +64,8 @@ class _StoreFigures(Collector):
 class Metrics:
     """The registry of one app (not the global one: several apps may live in one test process)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, per_agent: bool = False) -> None:
+        self.per_agent = per_agent
         self.registry = CollectorRegistry()
         self.requests = Counter(
             "memlane_http_requests", "HTTP requests answered", ["method", "route", "status"], registry=self.registry
@@ -75,13 +78,20 @@ class Metrics:
             registry=self.registry,
         )
         self.injected = Counter(
-            "memlane_context_memories_injected", "Agent memories shown in contexts", ["agent"], registry=self.registry
+            "memlane_context_memories_injected",
+            "Agent memories shown in contexts",
+            ["agent"] if per_agent else [],
+            registry=self.registry,
         )
         self._store: _StoreFigures | None = None
 
+    def memories_injected(self, agent: str, count: int) -> None:
+        """Count ``count`` agent memories shown in a context of ``agent``."""
+        (self.injected.labels(agent) if self.per_agent else self.injected).inc(count)
+
     def attach(self, state: ServerState) -> None:
-        """Add the store figures of ``state`` (once)."""
-        if self._store is None:
+        """Add the store figures of ``state`` (once), if per-agent figures were asked for."""
+        if self._store is None and self.per_agent:
             self._store = _StoreFigures(state)
             self.registry.register(self._store)
 

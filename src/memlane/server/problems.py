@@ -5,8 +5,13 @@ memlane's exception tree maps to a status (by type, never by message)::
     InvalidInput 422 · Unauthenticated 401 · Forbidden 403 · NotFound 404 · Conflict 409
     StorageError 503 · ProviderError 502 · any other error 500 (logged with its request id)
 
-The server itself adds 400 (malformed JSON), 413 (body too large), 422 (a body or parameter that does not
-fit the schema) and 429 (rate limit, with ``Retry-After``).
+The server itself adds 400 (malformed JSON, a ``Host`` it does not answer to), 403 (a request from another web
+site), 413 (body too large), 415 (a body that is not JSON where JSON is read), 422 (a body or parameter that
+does not fit the schema) and 429 (rate limit, with ``Retry-After``).
+
+Each kind of problem has a stable ``type`` URI, ``urn:memlane:problem:<kind>`` (``not-found``, ``forbidden``,
+``invalid-input`` ...; the list is :data:`KINDS`), for clients to branch on; ``title`` and ``detail`` are for
+people.
 
 A part of the app that answers people rather than programs (the review UI) may set
 ``app.state.error_pages``: a function ``(request, status, detail) -> Response | None`` asked first.
@@ -34,21 +39,40 @@ from memlane.errors import (
     Unauthenticated,
 )
 
-__all__ = ["PROBLEM_JSON", "install", "problem", "status_for"]
+__all__ = ["KINDS", "PROBLEM_JSON", "TYPE_PREFIX", "install", "kind_for", "problem", "status_for"]
 
 PROBLEM_JSON = "application/problem+json"
 logger = logging.getLogger("memlane.server")
 
-_STATUS: tuple[tuple[type[MemlaneError], int], ...] = (
-    (InvalidInput, 422),
-    (ConfigError, 422),  # e.g. an unknown search preset named in a request
-    (Unauthenticated, 401),
-    (Forbidden, 403),
-    (NotFound, 404),
-    (Conflict, 409),
-    (StorageError, 503),
-    (ProviderError, 502),
+TYPE_PREFIX = "urn:memlane:problem:"
+_STATUS: tuple[tuple[type[MemlaneError], int, str], ...] = (
+    (InvalidInput, 422, "invalid-input"),
+    (ConfigError, 422, "invalid-input"),  # e.g. an unknown search preset named in a request
+    (Unauthenticated, 401, "unauthenticated"),
+    (Forbidden, 403, "forbidden"),
+    (NotFound, 404, "not-found"),
+    (Conflict, 409, "conflict"),
+    (StorageError, 503, "storage-unavailable"),
+    (ProviderError, 502, "provider-error"),
 )
+#: The problem kind of each status the server answers with, unless a more precise kind is given.
+_KIND_OF_STATUS = {
+    400: "bad-request",
+    401: "unauthenticated",
+    403: "forbidden",
+    404: "not-found",
+    405: "method-not-allowed",
+    409: "conflict",
+    413: "body-too-large",
+    415: "unsupported-media-type",
+    422: "invalid-input",
+    429: "rate-limited",
+    500: "internal-error",
+    502: "provider-error",
+    503: "storage-unavailable",
+}
+#: Every problem kind: its ``type`` is ``TYPE_PREFIX + kind``.
+KINDS = frozenset({*_KIND_OF_STATUS.values(), "malformed-json", "host-not-allowed", "cross-origin"})
 _TITLES = {
     400: "Bad request",
     401: "Unauthenticated",
@@ -57,6 +81,7 @@ _TITLES = {
     405: "Method not allowed",
     409: "Conflict",
     413: "Request body too large",
+    415: "Unsupported media type",
     422: "Invalid input",
     429: "Too many requests",
     500: "Internal error",
@@ -67,17 +92,32 @@ _TITLES = {
 
 def status_for(exc: MemlaneError) -> int:
     """The HTTP status of a memlane error."""
-    for kind, status in _STATUS:
+    for kind, status, _ in _STATUS:
         if isinstance(exc, kind):
             return status
     return 500
 
 
+def kind_for(exc: MemlaneError) -> str:
+    """The problem kind of a memlane error."""
+    for kind, _, name in _STATUS:
+        if isinstance(exc, kind):
+            return name
+    return "internal-error"
+
+
 def problem(
-    request: Request | None, status: int, detail: str, *, headers: dict[str, str] | None = None, **extra: Any
+    request: Request | None,
+    status: int,
+    detail: str,
+    *,
+    kind: str | None = None,
+    headers: dict[str, str] | None = None,
+    **extra: Any,
 ) -> JSONResponse:
-    """A problem-details response (``type`` is ``about:blank``: the status says what kind of problem)."""
-    body: dict[str, Any] = {"type": "about:blank", "title": _TITLES.get(status, "Error"), "status": status}
+    """A problem-details response; ``kind`` (default: the status's) makes its ``type``."""
+    name = kind or _KIND_OF_STATUS.get(status, "internal-error" if status >= 500 else "bad-request")
+    body: dict[str, Any] = {"type": TYPE_PREFIX + name, "title": _TITLES.get(status, "Error"), "status": status}
     body["detail"] = detail
     if request is not None:
         body["instance"] = request.url.path
@@ -99,7 +139,7 @@ def install(app: FastAPI) -> None:
         status = status_for(exc)
         if status >= 500:
             logger.warning("request %s failed: %s: %s", _rid(request), type(exc).__name__, exc)
-        return _answer(request, status, " ".join(str(exc).split()) or type(exc).__name__)
+        return _answer(request, status, " ".join(str(exc).split()) or type(exc).__name__, kind=kind_for(exc))
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> Response:
@@ -108,7 +148,7 @@ def install(app: FastAPI) -> None:
             for e in exc.errors()
         ]
         if any(e["type"] == "json_invalid" for e in errors):
-            return _answer(request, 400, "the request body is not valid JSON", errors=errors)
+            return _answer(request, 400, "the request body is not valid JSON", kind="malformed-json", errors=errors)
         first = errors[0] if errors else {"loc": [], "msg": "invalid request"}
         where = ".".join(first["loc"])
         return _answer(request, 422, f"{where}: {first['msg']}" if where else str(first["msg"]), errors=errors)
@@ -124,7 +164,13 @@ def install(app: FastAPI) -> None:
 
 
 def _answer(
-    request: Request, status: int, detail: str, *, headers: dict[str, str] | None = None, **extra: Any
+    request: Request,
+    status: int,
+    detail: str,
+    *,
+    kind: str | None = None,
+    headers: dict[str, str] | None = None,
+    **extra: Any,
 ) -> Response:
     pages = getattr(request.app.state, "error_pages", None)
     if pages is not None:
@@ -133,7 +179,7 @@ def _answer(
             if headers:
                 page.headers.update(headers)
             return page
-    return problem(request, status, detail, headers=headers, **extra)
+    return problem(request, status, detail, kind=kind, headers=headers, **extra)
 
 
 def _rid(request: Request) -> str:

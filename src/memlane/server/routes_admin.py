@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 from typing import Annotated, Any
 
@@ -11,17 +12,29 @@ from fastapi import APIRouter, Depends, Path, Response
 from memlane.store import StoreStatus
 from memlane.types import ApiKey
 
-from .auth import Caller, admin_caller, server_state
+from .auth import Caller, admin_caller, caller, server_state
 from .metrics import render_metrics
 from .schemas import PROBLEMS, KeyBody
 from .state import ServerState
 
 __all__ = ["ops", "router"]
 
+logger = logging.getLogger("memlane.server")
+
 router = APIRouter(prefix="/v1", tags=["admin"], responses=PROBLEMS)
 ops = APIRouter(tags=["operations"])
 Admin = Annotated[Caller, Depends(admin_caller)]
 State = Annotated[ServerState, Depends(server_state)]
+
+
+@router.get("/whoami", summary="The caller's scope, agent and user (what a key may reach)")
+def whoami(who: Annotated[Caller, Depends(caller)]) -> dict[str, str | None]:
+    return {"scope": who.scope, "agent": who.agent, "user": who.user}
+
+
+@router.get("/agents", summary="Every agent with anything stored (admin keys)")
+def agents(_: Admin, state: State) -> list[str]:
+    return state.memory.agents()
 
 
 @router.get("/keys", summary="Every API key (never the keys themselves)")
@@ -39,7 +52,9 @@ def create_key(_: Admin, state: State, body: KeyBody) -> dict[str, Any]:
 
 @router.delete("/keys/{key_id}", summary="Revoke an API key")
 def revoke_key(_: Admin, state: State, key_id: Annotated[int, Path(ge=1, le=2**62)]) -> ApiKey:
-    return state.memory.revoke_api_key(key_id)
+    revoked = state.memory.revoke_api_key(key_id)
+    state.forget_keys()  # no grace period in this process (others see it within a few seconds)
+    return revoked
 
 
 @router.get("/usage", summary="LLM usage of every agent per operation, since a time (admin keys)")
@@ -64,8 +79,10 @@ def readyz(state: State, response: Response) -> dict[str, Any]:
     try:
         version, newest = state.memory.schema_versions()
     except Exception as exc:  # any failure to reach the store means not ready
+        # The reason (which may name the database's host and user) goes to the log, not to the caller.
+        logger.warning("not ready: %s: %s", type(exc).__name__, exc)
         response.status_code = 503
-        return {"status": "unavailable", "detail": f"{type(exc).__name__}: {exc}"}
+        return {"status": "unavailable", "detail": "the store cannot be reached (see the server log)"}
     if version != newest:
         response.status_code = 503
         return {"status": "migrations pending", "schema_version": version, "expected": newest}

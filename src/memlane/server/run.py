@@ -10,7 +10,7 @@ from memlane import Memory
 
 from .app import create_app
 from .settings import ServerSettings, is_loopback
-from .state import is_open
+from .state import has_active_key
 
 __all__ = ["serve"]
 
@@ -18,11 +18,14 @@ logger = logging.getLogger("memlane.server")
 
 
 def serve(memory: Memory, settings: ServerSettings) -> None:
-    """Serve ``memory``'s store until interrupted. Without an active API key the server is open (every
-    request acts as admin) and refuses any host but loopback.
+    """Serve ``memory``'s store until interrupted.
+
+    Open mode (``settings.open``: keyless requests act as admin) is chosen here, once, and only on loopback;
+    a server started without it needs a key for every request for as long as it runs, even once every key
+    has expired or been revoked.
 
     Raises:
-        InvalidInput: no keys and a non-loopback host.
+        InvalidInput: open mode on an address other than loopback.
     """
     import uvicorn
 
@@ -30,14 +33,18 @@ def serve(memory: Memory, settings: ServerSettings) -> None:
     from memlane.pipeline.worker import Worker
 
     _log_to_stderr(settings.log_json)
-    if is_open(memory):
+    if settings.open:
         if not is_loopback(settings.host):
             raise InvalidInput(
-                f"no API keys are configured, so the server only listens on loopback, not {settings.host}; "
-                "create one with `memlane keys create --admin`"
+                f"an open server (no key needed, every caller is admin) listens on loopback only, not "
+                f"{settings.host}; create a key with `memlane keys create --admin` and start without --open"
             )
-        _say(f"memlane: no API keys configured: open to any client on {settings.host} (loopback only); "
-             "create keys with `memlane keys create`")  # fmt: skip
+        _say(f"memlane: OPEN mode: any program on this machine may call {settings.host} as admin without a key "
+             "(only loopback host names are answered)")  # fmt: skip
+    elif not has_active_key(memory):
+        _say("memlane: no active API key yet: every request is refused (401) until you create one with "
+             "`memlane keys create --admin` (no restart needed), or restart with --open for a keyless server on "
+             "loopback")  # fmt: skip
     # Load the embedding model and the tokenizer now, not in the first requests (they would queue behind it).
     if memory.embedder is not None:
         memory.embedder.embed_query("warm up")
@@ -50,9 +57,13 @@ def serve(memory: Memory, settings: ServerSettings) -> None:
     for thread in threads:
         thread.start()
     workers = settings.workers_in_process
-    _say(f"memlane: serving {memory.store.location} on http://{settings.host}:{settings.port} "
-         f"({workers} in-process worker{'' if workers == 1 else 's'}); review UI at "
-         f"http://{settings.host}:{settings.port}/ui/")  # fmt: skip
+    jobs = (
+        f"{workers} in-process worker{'' if workers == 1 else 's'} for summaries, facts and memories"
+        if workers
+        else "no in-process worker: run `memlane worker` for summaries, facts and memories"
+    )
+    _say(f"memlane: serving {memory.store.location} on http://{settings.host}:{settings.port} ({jobs}); "
+         f"review UI at http://{settings.host}:{settings.port}/ui/")  # fmt: skip
     try:
         uvicorn.run(
             create_app(memory, settings),

@@ -16,18 +16,26 @@ __all__ = [
     "ContextBody",
     "ContextOut",
     "Deleted",
+    "EditBody",
     "FactBody",
     "FactOut",
     "FactPatch",
+    "FlushBody",
+    "ForgetMatchingBody",
     "KeyBody",
+    "MemoriesOut",
     "MemoryOut",
     "MessageBody",
+    "MessageIdsBody",
     "MessagesBody",
     "Problem",
+    "PruneBody",
     "RecallBody",
     "SectionOut",
+    "TextBody",
     "ThreadBody",
     "ThreadsMessagesBody",
+    "UserPatch",
     "VisibilityBody",
 ]
 
@@ -48,7 +56,7 @@ class MessageBody(Body):
 
     role: Literal["user", "assistant", "system", "tool"]
     content: str | None = None
-    user: str | None = Field(None, min_length=1, max_length=200)
+    user: str | None = Field(None, min_length=1)
     name: str | None = None
     tool_calls: list[dict[str, Any]] | None = None
     tool_call_id: str | None = None
@@ -59,7 +67,7 @@ class MessageBody(Body):
 class OneMessageBody(MessageBody):
     """One message; ``external_id``: the chat platform's id of it (a message delivered twice is stored once)."""
 
-    external_id: str | None = Field(None, min_length=1, max_length=200)
+    external_id: str | None = Field(None, min_length=1)
 
 
 class MessagesBody(Body):
@@ -69,7 +77,7 @@ class MessagesBody(Body):
 
 
 MAX_BATCH_MESSAGES = 1000  # most messages one batch request may carry, in all its threads together
-ThreadKeyText = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[^\s/]+$")]  # as in a route's path
+ThreadKeyText = Annotated[str, Field(min_length=1)]  # the core checks names (memlane.validation.check_key)
 
 
 class ThreadsMessagesBody(Body):
@@ -89,7 +97,7 @@ class ContextBody(Body):
     """``Memory.context``'s arguments."""
 
     query: str | None = None
-    user: str | None = Field(None, min_length=1, max_length=200)
+    user: str | None = Field(None, min_length=1)
     budget: int | None = Field(None, ge=1)
     system_prompt: str | None = None
 
@@ -98,8 +106,8 @@ class RecallBody(Body):
     """``Memory.recall``'s arguments (every filter)."""
 
     query: str = Field(min_length=1)
-    user: str | None = Field(None, min_length=1, max_length=200)
-    thread: str | None = Field(None, min_length=1, max_length=200)
+    user: str | None = Field(None, min_length=1)
+    thread: str | None = Field(None, min_length=1)
     limit: int = Field(5, ge=1, le=100)
     kinds: list[Literal["message", "fact", "summary"]] | None = None
     since: datetime | None = None
@@ -109,19 +117,20 @@ class RecallBody(Body):
     preset: str | None = Field(None, min_length=1, max_length=100)
     now: datetime | None = None
     group_by: Literal["thread"] | None = None
+    min_score: float | None = Field(None, ge=0.0, le=1.0)
 
 
 class FactBody(Body):
     """``Memory.remember``'s arguments."""
 
     content: str
-    user: str | None = Field(None, min_length=1, max_length=200)
+    user: str | None = Field(None, min_length=1)
     category: str = "fact"
     importance: int = 3
     visibility: Literal["private", "shared"] | None = None
-    subject: str | None = Field(None, min_length=1, max_length=200)
+    subject: str | None = Field(None, min_length=1)
     metadata: dict[str, Any] | None = None
-    thread: str | None = Field(None, min_length=1, max_length=200)
+    thread: str | None = Field(None, min_length=1)
 
 
 class FactPatch(Body):
@@ -131,24 +140,24 @@ class FactPatch(Body):
     category: str | None = None
     importance: int | None = None
     visibility: Literal["private", "shared"] | None = None
-    subject: str | None = Field(None, min_length=1, max_length=200)
+    subject: str | None = Field(None, min_length=1)
     metadata: dict[str, Any] | None = None
-    user: str | None = Field(None, min_length=1, max_length=200)
+    user: str | None = Field(None, min_length=1)
 
 
 class VisibilityBody(Body):
-    """Share a fact with every user of the agent, or make it private again (seed 004)."""
+    """Share a fact with every user of the agent, or make it private again."""
 
     visibility: Literal["private", "shared"]
-    user: str | None = Field(None, min_length=1, max_length=200)
+    user: str | None = Field(None, min_length=1)
 
 
 class KeyBody(Body):
     """A new API key (admin only)."""
 
     scope: Literal["admin", "agent", "user"]
-    agent: str | None = Field(None, min_length=1, max_length=200)
-    user: str | None = Field(None, min_length=1, max_length=200)
+    agent: str | None = Field(None, min_length=1)
+    user: str | None = Field(None, min_length=1)
     label: str | None = Field(None, max_length=200)
     expires_at: datetime | None = None
 
@@ -179,14 +188,63 @@ class ContextOut(BaseModel):
 
 
 class FactOut(BaseModel):
-    """A fact with its change history."""
+    """A fact with its change history (empty for a user who sees another user's shared fact: its current
+    text only, never the earlier versions)."""
 
     fact: Fact
     history: list[FactChange]
 
 
+class EditBody(Body):
+    """A message's new text (the chat platform's edit)."""
+
+    content: str
+
+
+class PruneBody(Body):
+    """Delete what is older than ``older_than_days`` days (threads idle that long, or messages: then ``thread``
+    may narrow it to one thread)."""
+
+    older_than_days: float = Field(ge=0)
+    thread: str | None = Field(None, min_length=1)
+
+
+class UserPatch(Body):
+    """A user's record: the persona they prefer and the context they asked the bot to keep in mind (null
+    clears a field; a field left out stays as it is)."""
+
+    persona: str | None = None
+    custom_context: str | None = None
+
+
+class TextBody(Body):
+    """A text (to count its tokens)."""
+
+    text: str
+
+
+class FlushBody(Body):
+    """Wait up to ``timeout`` seconds (at most 30) for the vectors of writes already made."""
+
+    timeout: float | None = Field(None, ge=0, le=30)
+
+
+class ForgetMatchingBody(Body):
+    """Forget the user's facts that say ``text`` (``Memory.forget_matching``)."""
+
+    text: str = Field(min_length=1)
+    user: str | None = Field(None, min_length=1)
+    purge: bool = False
+
+
+class MessageIdsBody(Body):
+    """Messages to delete, by id."""
+
+    ids: list[Annotated[int, Field(ge=1, le=2**62)]] = Field(min_length=1, max_length=10_000)
+
+
 class MemoryOut(BaseModel):
-    """One agent memory in seed 001's shape (plus memlane's own fields)."""
+    """One agent memory: ``id``, ``content``, ``createdAt``, ``updatedAt``, plus memlane's own fields."""
 
     id: int
     content: str
@@ -197,10 +255,17 @@ class MemoryOut(BaseModel):
     summary: Summary = Field(description="The memory as memlane stores it (what Memory.list_memories returns).")
 
 
+class MemoriesOut(BaseModel):
+    """The agent's memories, newest first, and how many it keeps at most."""
+
+    memories: list[MemoryOut]
+    cap: int = Field(description="The memory_cap setting: memories kept at most (the oldest are compacted).")
+
+
 class Problem(BaseModel):
     """An error (RFC 9457 problem details)."""
 
-    type: str = "about:blank"
+    type: str = Field("urn:memlane:problem:not-found", description="urn:memlane:problem:<kind>, stable")
     title: str
     status: int
     detail: str
@@ -220,6 +285,7 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {
         (404, "Not found"),
         (409, "Conflict with what is stored"),
         (413, "Request body too large"),
+        (415, "The body is not JSON (JSON Lines for an import)"),
         (422, "Invalid input"),
         (429, "Rate limit exceeded (see Retry-After)"),
         (502, "LLM or embedding provider failed"),
@@ -229,7 +295,7 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {
 
 
 class Deleted(BaseModel):
-    """Seed 001's answer to a delete."""
+    """The answer to a delete: ``success`` and ``deletedCount``."""
 
     success: bool
     deletedCount: int

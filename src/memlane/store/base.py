@@ -38,6 +38,7 @@ __all__ = [
     "FactFilter",
     "QueryVector",
     "Scope",
+    "StatedFact",
     "Store",
     "StoreStatus",
     "ThreadAppend",
@@ -139,14 +140,30 @@ class Candidate:
 
 
 @dataclass(frozen=True, slots=True)
+class StatedFact:
+    """A fact stated in one of the messages of a :class:`ThreadAppend`, stored in the same transaction.
+
+    ``item`` is the message's index in the append: the fact's source is that message (its thread and
+    sequence number, whatever ``fact`` says of them). ``supersedes`` names active facts it replaces: each
+    still active is marked ``superseded`` by it (``invalid_at`` = now), with a 'supersede' history entry.
+    """
+
+    item: int
+    fact: NewFact
+    vector: np.ndarray | None = None
+    supersedes: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class ThreadAppend:
     """Messages to append to one thread, in a write of one or several threads (:meth:`Store.add_to_threads`):
-    the checked items, their token counts and the jobs queued with them."""
+    the checked items, their token counts, the jobs queued with them and the facts they state."""
 
     thread: str
     items: Sequence[NewMessage]
     token_counts: Sequence[int]
     jobs: Sequence[NewJob] = ()
+    facts: Sequence[StatedFact] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,7 +269,9 @@ class Store(ABC):
     ) -> list[list[Message]]:
         """:meth:`add_messages` for several threads in one transaction: every thread's messages are stored, or
         none. ``vectors`` holds the rows of every append's items, in order; the call (when it is one) is made
-        once every thread's messages are written. Returns each append's messages, in order."""
+        once every thread's messages are written. Each append's stated facts (:class:`StatedFact`) are stored
+        in the same transaction, with their history entries and vectors. Returns each append's messages, in
+        order."""
         count = sum(len(a.items) for a in appends)
         if vectors_later and vectors is not None:
             raise InvalidInput("a write stores its vectors or waits for them, not both")
@@ -263,6 +282,8 @@ class Store(ABC):
         for append in appends:
             if len(append.token_counts) != len(append.items):
                 raise InvalidInput(f"{len(append.token_counts)} token counts for {len(append.items)} messages")
+            if any(not 0 <= f.item < len(append.items) for f in append.facts):
+                raise InvalidInput("a stated fact names a message its append does not hold")
         if count == 0:
             return [[] for _ in appends]
         filled = [a for a in appends if a.items]  # an append without items writes nothing and takes no number

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..errors import ConfigError, StorageError
 from .base import Store
+from .sqlite.faults import storage_error
 
 __all__ = ["MigrationReport", "migrate_store", "sqlite_file", "stored_schema_version"]
 
@@ -85,7 +86,7 @@ def _sqlite_version(path: Path) -> int:
         finally:
             db.close()
     except sqlite3.Error as exc:
-        raise StorageError(f"cannot read {path} as a SQLite database: {exc}") from exc
+        raise storage_error(path, exc) from exc
 
 
 def migrate_store(location: str, open_store: Callable[[str], Store]) -> MigrationReport:

@@ -8,8 +8,8 @@ them feel faster. Every POST form carries a CSRF token; every response has a Con
     /ui/login                             sign in with an API key
     /ui/agents/{agent}/threads[/{key}]    threads; a thread's messages, summaries and users
     /ui/agents/{agent}/facts[/{id}]       facts per user; one fact's history, edit, delete, share
-    /ui/agents/{agent}/memories           the agent's memories (seed 001): delete one, purge all
-    /ui/agents/{agent}/users[/{user}]     profiles and digests (seed 003)
+    /ui/agents/{agent}/memories           the agent's memories: delete one, purge all
+    /ui/agents/{agent}/users[/{user}]     profiles and digests
     /ui/agents/{agent}/recall             the recall playground
     /ui/agents/{agent}/jobs               the job queue and dead letters
 """

@@ -1,12 +1,13 @@
-"""Sign-in, the agents overview, the agent's memories (seed 001), users' profiles and digests (seed 003), and
+"""Sign-in and sign-out, the agents overview, the agent's memories, users' profiles and digests, and
 background jobs. Every page is a thin call to the :class:`~memlane.Memory` facade through the server's
 ownership checks (:mod:`memlane.server.auth`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Annotated
+from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -15,7 +16,7 @@ from memlane.errors import InvalidInput, Unauthenticated
 from memlane.types import UsageDay, UsageTotals
 
 from ..auth import Caller, Scoped, authenticate, bind, reachable_agents, server_state
-from ..state import ServerState
+from ..state import SESSION_LABEL, ServerState
 from .session import KEY_COOKIE, Form, UiScope, read_form, render, see_other, set_cookie, ui_caller
 
 __all__ = ["Bar", "router"]
@@ -24,7 +25,7 @@ router = APIRouter(prefix="/ui", include_in_schema=False)
 State = Annotated[ServerState, Depends(server_state)]
 Who = Annotated[Caller, Depends(ui_caller)]
 Id = Annotated[int, Path(ge=1, le=2**62)]
-UserKey = Annotated[str, Path(min_length=1, max_length=200, pattern=r"^[^\s/]+$")]
+UserKey = Annotated[str, Path(description="The user.")]
 CHART_WIDTH = 320
 DAY_CHART_HEIGHT = 80
 
@@ -32,7 +33,7 @@ DAY_CHART_HEIGHT = 80
 # -- signing in -------------------------------------------------------------------------------------
 @router.get("/login", response_class=HTMLResponse)
 def login_page(request: Request, state: State) -> Response:
-    return render(request, "login.html", open_mode=state.open_mode())
+    return render(request, "login.html", open_mode=state.open)
 
 
 @router.post("/login")
@@ -42,17 +43,30 @@ async def login(request: Request, state: State) -> Response:
     try:
         if not key:
             raise Unauthenticated("enter an API key")
-        authenticate(request, state, key, "enter an API key")
+        who = authenticate(request, state, key, "enter an API key", session=False)
     except Unauthenticated as exc:
-        return render(request, "login.html", code=401, open_mode=state.open_mode(), error=str(exc))
-    response = see_other("/")
-    set_cookie(request, response, KEY_COOKIE, key)
+        return render(request, "login.html", code=401, open_mode=state.open, error=str(exc))
+    assert who.key is not None
+    hours = state.settings.session_hours
+    session = state.memory.create_api_key(
+        who.scope, agent=who.agent, user=who.user, label=f"{SESSION_LABEL}{who.key.id}",
+        expires_at=state.memory._now() + timedelta(hours=hours),
+    )  # fmt: skip
+    response = see_other(request, "/")
+    set_cookie(request, response, KEY_COOKIE, session.key, max_age=int(hours * 3600))
     return response
 
 
 @router.post("/logout")
-def logout(request: Request, _: Form) -> Response:
-    response = see_other("/login", notice="signed out")
+def logout(request: Request, state: State, _: Form) -> Response:
+    session = request.cookies.get(KEY_COOKIE)
+    if session:
+        try:
+            state.memory.revoke_api_key(state.key(session).id)
+            state.forget_keys()
+        except Unauthenticated:
+            pass  # already expired or revoked
+    response = see_other(request, "/login", notice="signed out")
     response.delete_cookie(KEY_COOKIE, path="/ui", httponly=True, samesite="strict")
     return response
 
@@ -146,7 +160,7 @@ def overview(request: Request, who: Who, state: State) -> Response:
     return render(request, "overview.html", rows=rows)
 
 
-# -- memories (seed 001) ----------------------------------------------------------------------------
+# -- memories -----------------------------------------------------------------------------------
 @router.get("/agents/{agent}/memories", response_class=HTMLResponse)
 def memories(request: Request, s: UiScope) -> Response:
     s.require_agent_level()
@@ -171,11 +185,11 @@ def purge_confirm(request: Request, s: UiScope) -> Response:
 
 
 @router.post("/agents/{agent}/memories/purge")
-def purge(s: UiScope, form: Form) -> Response:
+def purge(request: Request, s: UiScope, form: Form) -> Response:
     s.require_agent_level()
     _confirmed(form)
     count = s.memory.purge_memories()
-    return see_other(f"/agents/{s.memory.agent}/memories", notice=f"purged {count} memories")
+    return see_other(request, f"/agents/{s.memory.agent}/memories", notice=f"purged {count} memories")
 
 
 @router.get("/agents/{agent}/memories/{memory_id}/delete", response_class=HTMLResponse)
@@ -197,11 +211,11 @@ def delete_memory_confirm(request: Request, s: UiScope, memory_id: Id) -> Respon
 
 
 @router.post("/agents/{agent}/memories/{memory_id}/delete")
-def delete_memory(s: UiScope, memory_id: Id, form: Form) -> Response:
+def delete_memory(request: Request, s: UiScope, memory_id: Id, form: Form) -> Response:
     s.require_agent_level()
     _confirmed(form)
-    s.memory.purge_memories(memory_id)
-    return see_other(f"/agents/{s.memory.agent}/memories", notice=f"deleted memory {memory_id}")
+    s.memory.delete_memory(memory_id)
+    return see_other(request, f"/agents/{s.memory.agent}/memories", notice=f"deleted memory {memory_id}")
 
 
 def _confirmed(form: dict[str, str]) -> None:
@@ -209,11 +223,11 @@ def _confirmed(form: dict[str, str]) -> None:
         raise InvalidInput("not confirmed: nothing was deleted")
 
 
-# -- users: profile and digest (seed 003) -----------------------------------------------------------
+# -- users: profile and digest ------------------------------------------------------------------
 @router.get("/agents/{agent}/users", response_class=HTMLResponse)
 def users(request: Request, s: UiScope) -> Response:
     if s.is_user:
-        return see_other(f"/agents/{s.memory.agent}/users/{s.caller.user}")
+        return see_other(request, f"/agents/{s.memory.agent}/users/{quote(s.caller.user or '', safe='')}")
     return render(request, "users.html", agent=s.memory.agent, users=known_users(s))
 
 
@@ -254,7 +268,7 @@ def jobs(
 
 
 @router.post("/agents/{agent}/jobs/{job_id}/retry")
-def retry(s: UiScope, job_id: Id, _: Form) -> Response:
+def retry(request: Request, s: UiScope, job_id: Id, _: Form) -> Response:
     s.require_agent_level()
     s.memory.retry_job(job_id)
-    return see_other(f"/agents/{s.memory.agent}/jobs", notice=f"job {job_id} is back in the queue")
+    return see_other(request, f"/agents/{s.memory.agent}/jobs", notice=f"job {job_id} is back in the queue")

@@ -10,6 +10,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
+from memlane.errors import InvalidInput
 from memlane.retrieval import PRESETS
 from memlane.types import Hit
 
@@ -54,6 +55,20 @@ def context_sections(
     return sections, ctx.tokens, ctx.budget, ctx.dropped_messages
 
 
+def _number(text: str, name: str, low: int, high: int) -> int | None:
+    """A whole number typed into a form field, or None for an empty field.
+
+    Raises:
+        InvalidInput: not a whole number from ``low`` to ``high``.
+    """
+    text = text.strip()
+    if not text:
+        return None
+    if not text.isdigit() or not low <= int(text) <= high:
+        raise InvalidInput(f"{name} must be a whole number from {low} to {high}, or empty for the default")
+    return int(text)
+
+
 @router.get("/recall", response_class=HTMLResponse)
 def recall(
     request: Request,
@@ -61,20 +76,24 @@ def recall(
     q: Annotated[str, Query(max_length=2000)] = "",
     user: Text = "",
     thread: Text = "",
-    limit: Annotated[int, Query(ge=1, le=50)] = 8,
-    budget: Annotated[int | None, Query(ge=50, le=200_000)] = None,
+    limit: Annotated[str, Query(max_length=10)] = "",
+    budget: Annotated[str, Query(max_length=10)] = "",
     preset: Annotated[str, Query(max_length=50)] = "",
 ) -> Response:
+    # A field left empty means its default: the form sends every field, filled or not.
+    wanted = _number(limit, "limit", 1, 50) or 8
+    given_budget = _number(budget, "budget", 50, 200_000)
     acting = s.acting_for(user.strip() or None)
     thread = thread.strip()
     hits: list[Hit] = []
     sections: list[Section] = []
-    total, used_budget, dropped = 0, budget, 0
+    total, used_budget, dropped = 0, given_budget, 0
     if q.strip():
-        if thread:
-            s.thread_for_user(thread)
-        hits = s.memory.recall(q, user=acting, thread=thread or None, limit=limit, preset=preset or None)
-        sections, total, used_budget, dropped = context_sections(s, thread or PLAYGROUND_THREAD, q, acting, budget)
+        # A user key asks in its own threads only: the playground's empty thread is theirs too.
+        where = s.thread(thread) if thread else None
+        hits = s.memory.recall(q, user=acting, thread=where, limit=wanted, preset=preset or None)
+        playground = where or s.thread(PLAYGROUND_THREAD)
+        sections, total, used_budget, dropped = context_sections(s, playground, q, acting, given_budget)
     return render(
         request,
         "recall.html",
@@ -82,7 +101,7 @@ def recall(
         q=q,
         user="" if s.is_user else user,
         thread=thread,
-        limit=limit,
+        limit=wanted,
         budget=used_budget,
         preset=preset,
         presets=sorted(PRESETS),

@@ -11,12 +11,13 @@ from fastapi.responses import HTMLResponse, Response
 from memlane.types import Summary
 
 from ..auth import Scoped
+from ..names import THREAD
 from .session import UiScope, render
 
 __all__ = ["router"]
 
 router = APIRouter(prefix="/ui/agents/{agent}", include_in_schema=False)
-ThreadKey = Annotated[str, Path(min_length=1, max_length=200, pattern=r"^[^\s/]+$")]
+ThreadKey = Annotated[str, Path(description="The thread.")]
 Text = Annotated[str, Query(max_length=200)]
 PAGE = 50
 MESSAGES = 200
@@ -62,14 +63,14 @@ def threads(
     )
 
 
-@router.get("/threads/{thread}", response_class=HTMLResponse)
+@router.get(f"/threads/{THREAD}", response_class=HTMLResponse)
 def thread(
     request: Request,
     s: UiScope,
     thread: ThreadKey,
     before: Annotated[int | None, Query(ge=1)] = None,
 ) -> Response:
-    s.thread_for_user(thread, must_exist=True)
+    thread = s.thread(thread, must_exist=True)
     info = s.memory.thread(thread)
     messages = s.memory.history(thread, MESSAGES, before=before)
     return render(

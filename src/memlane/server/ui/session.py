@@ -1,11 +1,17 @@
-"""The UI's session: who is signed in (an API key in an HttpOnly, SameSite=Strict cookie, checked by the
-server's one key check, :func:`memlane.server.auth.authenticate`), the CSRF token every POST form carries,
-form parsing, and page rendering with the security headers every UI response gets.
+"""The UI's session: who is signed in, the CSRF token every POST form carries, notices, form parsing, and page
+rendering with the security headers every UI response gets.
 
-CSRF: each browser gets a random session nonce in a cookie; a form's token is an HMAC of that nonce keyed by
-the signed-in API key (so every server process sharing a store computes the same token). A POST whose token
-does not match its cookies is refused (403): another site can neither read the cookies nor compute the
-token, and a nonce planted in the browser does not help without the key.
+Signing in with an API key makes a server-side session: a key of the same scope, labelled
+``ui-session:<id of the key signed in with>``, that expires after ``session_hours`` and is revoked on sign-out
+(or with the key it came from). Only the session's secret sits in the browser, in an HttpOnly,
+SameSite=Strict cookie (Secure over HTTPS or with an ``https`` public URL); a session is not accepted as a
+bearer key by the API, nor an API key as a session.
+
+CSRF: each browser gets a random nonce in a cookie; a form's token is an HMAC of that nonce and the session,
+keyed by the store's server secret (so every server process sharing a store computes the same token, and a
+page of another site, or of another port of this host, cannot). Form posts from another origin are refused
+too (``Origin`` / ``Sec-Fetch-Site``, checked at the server's edge). Notices shown at the top of a page are
+signed the same way: a link cannot make the UI say something it did not.
 """
 
 from __future__ import annotations
@@ -16,14 +22,15 @@ import secrets
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import parse_qsl, quote, urlencode
 
 from fastapi import Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from memlane.errors import Forbidden, InvalidInput
+from memlane.errors import Forbidden, InvalidInput, Unauthenticated
+from memlane.memory.keys import hash_key
 
 from ..auth import AgentPath, Caller, Scoped, authenticate, bind, reachable_agents, server_state
 from ..state import ServerState
@@ -59,13 +66,23 @@ def _when(moment: datetime | None) -> str:
 
 
 templates.env.filters["when"] = _when
+templates.env.filters["seg"] = lambda name: quote(str(name), safe="")  # a name as one URL path segment
+
+
+def _state(request: Request) -> ServerState:
+    state: ServerState = request.app.state.memlane
+    return state
+
+
+def _sign(request: Request, *parts: str) -> str:
+    """An HMAC of ``parts`` under the store's server secret."""
+    return hmac.new(_state(request).secret, "\0".join(parts).encode(), hashlib.sha256).hexdigest()
 
 
 def _token(request: Request, nonce: str) -> str:
-    """The CSRF token of ``nonce`` for the key this browser is signed in with (none: the sign-in form)."""
-    key = request.cookies.get(KEY_COOKIE, "")
-    secret = hashlib.sha256(b"memlane-ui-csrf\0" + key.encode()).digest()
-    return hmac.new(secret, nonce.encode(), hashlib.sha256).hexdigest()
+    """The CSRF token of ``nonce`` for this browser's session (none: the sign-in form, or an open server)."""
+    session = request.cookies.get(KEY_COOKIE, "")
+    return _sign(request, "csrf", nonce, hash_key(session) if session else "")
 
 
 def _nonce(request: Request) -> str:
@@ -92,7 +109,9 @@ def ui_caller(request: Request, state: Annotated[ServerState, Depends(server_sta
         Unauthenticated: not signed in, or the key is no longer valid (the UI then shows the sign-in page).
     """
     key = request.cookies.get(KEY_COOKIE) or None
-    return authenticate(request, state, key, "sign in with an API key")
+    if key is None and not state.open:
+        raise Unauthenticated("sign in with an API key")
+    return authenticate(request, state, key, "sign in with an API key", session=True)
 
 
 def ui_scoped(
@@ -141,7 +160,7 @@ def render(request: Request, template: str, code: int = 200, **context: Any) -> 
     response = templates.TemplateResponse(
         request,
         template,
-        {"who": who, "agents": agents, "csrf": token, "notice": request.query_params.get("notice"), **context},
+        {"who": who, "agents": agents, "csrf": token, "notice": _notice(request), **context},
         status_code=code,
     )
     # Set here too, not only by SecurityHeaders: an error page made outside the middleware (500) has them.
@@ -152,21 +171,30 @@ def render(request: Request, template: str, code: int = 200, **context: Any) -> 
     return response
 
 
-def set_cookie(request: Request, response: Response, name: str, value: str) -> None:
-    """An HttpOnly, SameSite=Strict cookie for the UI's paths (Secure when served over HTTPS)."""
-    response.set_cookie(
-        name, value, path=PREFIX, httponly=True, samesite="strict", secure=request.url.scheme == "https"
-    )
+def set_cookie(request: Request, response: Response, name: str, value: str, max_age: int | None = None) -> None:
+    """An HttpOnly, SameSite=Strict cookie for the UI's paths (Secure over HTTPS or an https public URL)."""
+    public = _state(request).settings.public_url or ""
+    secure = request.url.scheme == "https" or public.startswith("https://")
+    response.set_cookie(name, value, path=PREFIX, httponly=True, samesite="strict", secure=secure, max_age=max_age)
 
 
-def see_other(path: str, notice: str | None = None, **query: Any) -> RedirectResponse:
-    """POST-redirect-GET: 303 to ``path`` (under the UI), with an optional notice to show there."""
+def see_other(request: Request, path: str, notice: str | None = None, **query: Any) -> RedirectResponse:
+    """POST-redirect-GET: 303 to ``path`` (under the UI), with an optional notice, signed, to show there."""
     params = {k: v for k, v in query.items() if v not in (None, "")}
     if notice:
         params["notice"] = notice
+        params["sig"] = _sign(request, "notice", notice)
     sep = "&" if "?" in path else "?"
     url = PREFIX + path + (f"{sep}{urlencode(params)}" if params else "")
     return RedirectResponse(url, status_code=303)
+
+
+def _notice(request: Request) -> str | None:
+    """The notice to show: only one the server signed (see :func:`see_other`)."""
+    notice, sig = request.query_params.get("notice"), request.query_params.get("sig", "")
+    if not notice or not hmac.compare_digest(sig.encode(), _sign(request, "notice", notice).encode()):
+        return None
+    return notice
 
 
 def error_page(request: Request, status: int, detail: str) -> Response | None:
@@ -175,7 +203,7 @@ def error_page(request: Request, status: int, detail: str) -> Response | None:
     if not request.url.path.startswith(PREFIX + "/") and request.url.path != PREFIX:
         return None
     if status == 401:
-        return see_other("/login", notice=detail)
+        return see_other(request, "/login", notice=detail)
     return render(request, "error.html", code=status, status_code=status, detail=detail)
 
 

@@ -6,6 +6,7 @@ keyword and the vector retriever, and the same as the SQLite backend's.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -356,6 +357,12 @@ class PostgresSearch(PostgresHost):
                 lexemes = self._terms.lexemes_of(conn, words)  # kept: asked of the server once a word
                 held_words = [w for w in words if lexemes[w]][:_HELD_WORDS]  # a word with none matches nothing
                 weights = self._terms.weights(conn, {w: lexemes[w] for w in held_words})
+            # Facts and summaries are ranked the same way, by the IDFs of the words among the agent's facts
+            # (summaries), so that their scores too mean the same in any query (see _item_weights).
+            own: dict[str, tuple[list[str], list[float]]] = {"message": (held_words, weights)}
+            for kind in ("fact", "summary"):
+                if kind in scope.kinds:
+                    own[kind] = self._item_weights(conn, kind, agent_id, terms)
             thread_id = None
             if scope.thread is not None:
                 thread_id = self._thread_id(conn, agent_id, scope.thread)
@@ -368,9 +375,10 @@ class PostgresSearch(PostgresHost):
                     continue
                 table, alias = SEARCH_TABLES[kind]
                 where = self._scope_where(kind, agent_id, thread_id, scope)
-                held = kind == "message" and bool(held_words)
+                kind_words, kind_weights = own[kind]
+                held = bool(kind_words)
                 # Slots for 4, 8, 16 or 32 words, the rest empty: a few statements to prepare, not one a length.
-                slots = next(n for n in _HELD_SLOTS if n >= len(held_words)) if held else 0
+                slots = next(n for n in _HELD_SLOTS if n >= len(kind_words)) if held else 0
                 branches.append(
                     sql.SQL(
                         "(SELECT {order} AS kind_order, {kind}::text AS kind, {alias}.id, "
@@ -391,9 +399,9 @@ class PostgresSearch(PostgresHost):
                 preselect = PRESELECT * limit if kind == "message" and again is not None else limit
                 params.append(_RANK_WEIGHTS)
                 if held:
-                    for word, weight in zip(held_words, weights, strict=True):
-                        params += [_held_query(lexemes[word]), weight]
-                    params += [None, 0.0] * (slots - len(held_words))
+                    for word, weight in zip(kind_words, kind_weights, strict=True):
+                        params += [_held_query(self._terms.lexemes_of(conn, [word])[word]), weight]
+                    params += [None, 0.0] * (slots - len(kind_words))
                 params += [texts[kind], *where.params, preselect]
             if not branches:
                 return []
@@ -412,16 +420,39 @@ class PostgresSearch(PostgresHost):
             rows = cur.fetchall()
             if again is not None:
                 return self._again_by_vector(conn, rows, again, limit)
-            full = sum(weights)
+            fulls = {kind: sum(w) for kind, (_, w) in own.items()}
             return [
                 Candidate(r[0], r[1], r[2], "keyword")
-                if r[3] is None or full <= 0
+                if r[3] is None or fulls[r[0]] <= 0
                 # the score: how much of the query it holds, and a thousandth of its ts_rank
-                else Candidate(r[0], r[1], r[3] / full + 1e-3 * r[2], "keyword", r[3] / full)
+                else Candidate(r[0], r[1], r[3] / fulls[r[0]] + 1e-3 * r[2], "keyword", r[3] / fulls[r[0]])
                 for r in rows
             ]
 
         return self._run("keyword search", read, write=False)
+
+    def _item_weights(
+        self, conn: Conn, kind: str, agent_id: int, terms: Sequence[str]
+    ) -> tuple[list[str], list[float]]:
+        """The query's words a fact or summary match is ranked by, and each one's weight: its IDF among the
+        agent's facts (summaries), Lucene's ``log(1 + (N - n + 0.5) / (n + 0.5))`` (as the SQLite backend
+        counts them: positive for any count, so a small agent's matches keep their worth). One statement
+        counts them all."""
+        lexemes = self._terms.lexemes_of(conn, terms)
+        words = [w for w in terms if lexemes[w]][:_HELD_WORDS]
+        if not words:
+            return [], []
+        table, alias = SEARCH_TABLES[kind]
+        counts = sql.SQL(", ").join(
+            sql.SQL("count(*) FILTER (WHERE {}.search @@ %s::tsquery)").format(sql.Identifier(alias)) for _ in words
+        )
+        statement = sql.SQL("SELECT count(*), {counts} FROM {table} {alias} WHERE {alias}.agent_id = %s").format(
+            counts=counts, table=sql.Identifier(table), alias=sql.Identifier(alias)
+        )
+        row = conn.execute(statement, [*(_held_query(lexemes[w]) for w in words), agent_id]).fetchone()
+        assert row is not None  # an aggregate always has its row
+        total = float(row[0])
+        return words, [math.log(1 + (total - n + 0.5) / (n + 0.5)) for n in row[1:]]
 
     def _again_by_vector(
         self, conn: Conn, rows: list[tuple[Any, ...]], query_vector: QueryVector, limit: int

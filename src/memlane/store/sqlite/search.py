@@ -10,12 +10,13 @@ a summary's visibility, time ranges).
 
 from __future__ import annotations
 
+import math
 import sqlite3
 import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from .._common import bm25_idf, fmt_time, query_terms, rarest_within
 from ..base import Candidate, QueryVector, Scope
@@ -164,10 +165,10 @@ def _messages_with(conn: sqlite3.Connection, agent_id: int, term: str, cap: int)
     return int(conn.execute(sql, (match, cap)).fetchone()[0])
 
 
-def _indexed_rows(conn: sqlite3.Connection) -> int:
-    """The rows of the message index as its BM25 counts them (all agents'): the first varint of FTS5's
-    averages record (``id = 1`` of its data table), 0 when there is none."""
-    row = conn.execute("SELECT block FROM messages_fts_data WHERE id = 1").fetchone()
+def _indexed_rows(conn: sqlite3.Connection, table: str = "messages_fts") -> int:
+    """The rows of an FTS5 index (by default the messages') as its BM25 counts them (all agents'): the first
+    varint of FTS5's averages record (``id = 1`` of its data table), 0 when there is none."""
+    row = conn.execute(f"SELECT block FROM {table}_data WHERE id = 1").fetchone()  # noqa: S608
     if row is None or not row[0]:
         return 0
     block: bytes = row[0]
@@ -262,9 +263,9 @@ class SQLiteSearch(SQLiteHost):
                 results += self._search_messages(conn, agent_id, thread_id, terms, scope, limit, query_vector)
             facts, summaries = _has_facts_and_summaries(conn, agent_id, scope)
             if facts:
-                results += self._search_facts(conn, agent_id, text, scope, limit)
+                results += self._search_facts(conn, agent_id, text, terms, scope, limit)
             if summaries:
-                results += self._search_summaries(conn, agent_id, thread_id, text, scope, limit)
+                results += self._search_summaries(conn, agent_id, thread_id, text, terms, scope, limit)
         return results
 
     def _search_messages(
@@ -417,7 +418,7 @@ class SQLiteSearch(SQLiteHost):
         ]
 
     def _search_facts(
-        self, conn: sqlite3.Connection, agent_id: int, text: str, scope: Scope, limit: int
+        self, conn: sqlite3.Connection, agent_id: int, text: str, terms: Sequence[str], scope: Scope, limit: int
     ) -> list[Candidate]:
         visible = "scope : vshared OR scope : onone"
         if scope.user is not None:
@@ -434,10 +435,18 @@ class SQLiteSearch(SQLiteHost):
         sql, params = _with_metadata(sql, params, "x", scope)
         sql += " ORDER BY rank LIMIT ?"
         params.append(limit)
-        return [Candidate("fact", int(r[0]), -float(r[1]), "keyword") for r in conn.execute(sql, params)]
+        rows = conn.execute(sql, params).fetchall()
+        return _held_share(conn, "fact", rows, agent_id, "{content subject}", terms)
 
     def _search_summaries(
-        self, conn: sqlite3.Connection, agent_id: int, thread_id: int | None, text: str, scope: Scope, limit: int
+        self,
+        conn: sqlite3.Connection,
+        agent_id: int,
+        thread_id: int | None,
+        text: str,
+        terms: Sequence[str],
+        scope: Scope,
+        limit: int,
     ) -> list[Candidate]:
         match = f"scope : a{agent_id}" + (f" AND scope : t{thread_id}" if thread_id is not None else "")
         match += f" AND content : ({text})"
@@ -453,4 +462,51 @@ class SQLiteSearch(SQLiteHost):
         sql, params = _with_metadata(sql, params, "s", scope)
         sql += " ORDER BY rank LIMIT ?"
         params.append(limit)
-        return [Candidate("summary", int(r[0]), -float(r[1]), "keyword") for r in conn.execute(sql, params)]
+        rows = conn.execute(sql, params).fetchall()
+        return _held_share(conn, "summary", rows, agent_id, "content", terms)
+
+
+def _held_share(
+    conn: sqlite3.Connection,
+    kind: Literal["fact", "summary"],
+    rows: Sequence[Sequence[Any]],
+    agent_id: int,
+    columns: str,
+    terms: Sequence[str],
+) -> list[Candidate]:
+    """Fact or summary matches ``(id, bm25)`` as candidates scored by the share of the query's words, by
+    their IDFs among the agent's facts (or summaries), that they hold, BM25 breaking ties; their BM25 over
+    the IDFs' sum is their coverage. So a match of only a word every fact holds (the name of the person they
+    are about, in "what pet does alice have") scores near 0, one of the words that tell facts apart near 1:
+    a score that means the same in any query. The IDF is Lucene's, ``log(1 + (N - n + 0.5) / (n + 0.5))``,
+    positive for any count: FTS5's own is 0 for a word in half of a handful of facts, which would make a
+    small agent's every match worthless."""
+    if not rows:
+        return []
+    table = "facts_fts" if kind == "fact" else "summaries_fts"
+    agent = f"scope : a{agent_id}"
+    total = _rows_with(conn, table, agent)
+    ids = [int(r[0]) for r in rows]
+    marks = ",".join("?" * len(ids))
+    weights: dict[int, float] = dict.fromkeys(ids, 0.0)
+    full = 0.0
+    for term in terms:
+        phrase = f'{columns} : "{term.replace(chr(34), chr(34) * 2)}"'
+        idf = math.log(1 + (total - (n := _rows_with(conn, table, f"{agent} AND {phrase}")) + 0.5) / (n + 0.5))
+        full += idf
+        if n:
+            sql = f"SELECT rowid FROM {table} WHERE {table} MATCH ? AND rowid IN ({marks})"  # noqa: S608
+            for (rowid,) in conn.execute(sql, (f"{agent} AND {phrase}", *ids)):
+                weights[int(rowid)] += idf
+    if full <= 0:
+        return [Candidate(kind, int(r[0]), -float(r[1]), "keyword") for r in rows]
+    found = [
+        Candidate(kind, i, weights[i] / full + 1e-6 * -float(r[1]), "keyword", -float(r[1]) / full)
+        for i, r in zip(ids, rows, strict=True)
+    ]
+    return sorted(found, key=lambda c: -c.score)
+
+
+def _rows_with(conn: sqlite3.Connection, table: str, match: str) -> int:
+    """The rows of an FTS5 table matching ``match``."""
+    return int(conn.execute(f"SELECT count(*) FROM {table} WHERE {table} MATCH ?", (match,)).fetchone()[0])  # noqa: S608

@@ -11,12 +11,14 @@ The store is put together from parts, one module each: :mod:`.threads` (threads 
 search, on the in-memory matrices of :mod:`.vectors`), :mod:`.search` (keyword search),
 :mod:`.exchange` (export/import), :mod:`.jobs` and :mod:`.usage`, on the shared
 pieces of :mod:`.common`. This module holds the connections, transactions, migrations, store
-status and metadata, and agents.
+status and metadata, and agents. A database error leaves it as a :class:`StorageError` naming the file; for a
+full disk or a damaged file it says what to do (:mod:`.faults`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import random
 import sqlite3
 import threading
@@ -33,6 +35,7 @@ from ..base import Store, StoreStatus
 from .embeddings import SQLiteEmbeddings
 from .exchange import SQLiteExchange
 from .facts import SQLiteFacts
+from .faults import disk_full, is_fault, read_only_uri, storage_error, wal_is_empty
 from .jobs import SQLiteJobs
 from .keys import SQLiteKeys
 from .schema import MIGRATION_STEPS, MIGRATIONS, register_functions
@@ -44,7 +47,12 @@ from .vectors import VectorCache
 
 __all__ = ["SQLiteStore"]
 
+log = logging.getLogger(__name__)
+
 T = TypeVar("T")
+
+#: Seconds a connection opened read-only for a full disk serves reads before a normal one is tried again.
+READ_ONLY_SECONDS = 1.0
 
 
 def _is_locked(exc: sqlite3.OperationalError) -> bool:
@@ -100,6 +108,8 @@ class SQLiteStore(
         self._write_lock = threading.RLock()
         self._agent_ids: dict[str, int] = {}
         self._closed = False
+        self._opens = 0  # normal connections opened (see _conn)
+        self._read_only = False  # the last connection opened could only read (a full disk)
         self._vectors = VectorCache(ann_min_rows=vector_index_min_rows)
         self._common_words = CommonWords()
         try:
@@ -109,27 +119,97 @@ class SQLiteStore(
         self._migrate()
 
     # -- connections and transactions ---------------------------------------------------------------
-    def _conn(self) -> sqlite3.Connection:
+    def _conn(self, *, writable: bool = False) -> sqlite3.Connection:
+        """This thread's connection, opened on first use.
+
+        On a full disk a new connection may find no room for its ``-shm`` file: it then reads the database file
+        alone (see :mod:`.faults`). A normal connection is tried again at the next write (``writable``, which
+        fails with the full disk's error while there is still no room), after ``READ_ONLY_SECONDS``, or as soon
+        as another thread got one (a read-only connection does not see what is written meanwhile).
+        """
         if self._closed:
             raise StorageError("the store is closed")
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        full: StorageError | None = getattr(self._local, "full", None)
+        if conn is not None and full is not None and (writable or self._stale(self._local)):
+            self._forget(conn)
+            conn = None
         if conn is None:
-            try:
-                conn = sqlite3.connect(
-                    self.path, timeout=self._busy_timeout_ms / 1000, isolation_level=None, check_same_thread=False
-                )
-                register_functions(conn)
-                conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout_ms)}")
-                self._retry(lambda: conn.execute("PRAGMA journal_mode = WAL") if conn else None)
-                conn.execute("PRAGMA synchronous = NORMAL")
-                conn.execute("PRAGMA foreign_keys = ON")
-                conn.execute("PRAGMA cache_size = -65536")
-            except sqlite3.DatabaseError as exc:
-                raise StorageError(f"cannot open {self.path} as a SQLite database: {exc}") from exc
-            self._local.conn = conn
+            conn, full = self._open()
+            self._local.conn, self._local.full = conn, full
+            self._local.retry_at = time.monotonic() + READ_ONLY_SECONDS
+            self._local.opens = self._opens
             with self._all_lock:
                 self._all.append(conn)
+        if writable and full is not None:
+            raise full
         return conn
+
+    def _stale(self, local: threading.local) -> bool:
+        """Whether a thread's read-only connection is to be replaced by a normal one, if there is room now."""
+        return bool(time.monotonic() >= local.retry_at or self._opens != local.opens)
+
+    def _open(self) -> tuple[sqlite3.Connection, StorageError | None]:
+        """A new connection, and the full disk's error if it could only be opened read-only for it."""
+        try:
+            conn = self._connect()
+        except StorageError as exc:
+            cause = exc.__cause__
+            if not (isinstance(cause, sqlite3.Error) and disk_full(self.path, cause) and self.path.is_file()):
+                raise
+            if not wal_is_empty(self.path):  # the file alone lacks those commits
+                raise StorageError(
+                    f"the disk is full: {self.path} cannot be opened, its -wal holds commits and there is no room "
+                    f"in {self.path.parent} for the index of them it needs (-shm, 32 KiB) ({cause}); free some "
+                    "space there"
+                ) from cause
+            if self.path.stat().st_size == 0:  # a new store: nothing to read
+                raise
+            if not self._read_only:  # said once, not at each retry
+                log.warning("reading %s from its database file alone until space is freed: %s", self.path, exc)
+            self._read_only = True
+            try:
+                conn = sqlite3.connect(
+                    read_only_uri(self.path), uri=True, isolation_level=None, check_same_thread=False
+                )
+                register_functions(conn)
+            except sqlite3.Error as again:
+                raise storage_error(self.path, again) from again
+            return conn, exc
+        self._opens += 1
+        self._read_only = False
+        return conn, None
+
+    def _connect(self) -> sqlite3.Connection:
+        try:
+            conn = sqlite3.connect(
+                self.path, timeout=self._busy_timeout_ms / 1000, isolation_level=None, check_same_thread=False
+            )
+        except sqlite3.Error as exc:
+            raise storage_error(self.path, exc) from exc
+        try:
+            register_functions(conn)
+            conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout_ms)}")
+            self._retry(lambda: conn.execute("PRAGMA journal_mode = WAL"))
+            conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute("PRAGMA foreign_keys = ON")
+            conn.execute("PRAGMA cache_size = -65536")
+        except sqlite3.Error as exc:
+            conn.close()
+            raise storage_error(self.path, exc) from exc
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _forget(self, conn: sqlite3.Connection) -> None:
+        """Close this thread's connection ``conn``; the next call opens another."""
+        with self._all_lock:
+            if conn in self._all:
+                self._all.remove(conn)
+        with contextlib.suppress(sqlite3.Error):
+            conn.close()
+        self._local.conn = self._local.full = None
 
     def _retry(self, fn: Callable[[], T]) -> T:
         delay = 0.01
@@ -140,7 +220,7 @@ class SQLiteStore(
                 if not _is_locked(exc) or attempt == self._lock_retries:
                     if _is_locked(exc):
                         raise DatabaseLocked(f"{self.path} stayed locked: {exc}") from exc
-                    raise StorageError(f"database error: {exc}") from exc
+                    raise storage_error(self.path, exc) from exc
                 time.sleep(delay * (0.5 + random.random()))
                 delay = min(delay * 2, 1.0)
         raise AssertionError("unreachable")  # pragma: no cover
@@ -149,20 +229,23 @@ class SQLiteStore(
     def _write(self) -> Iterator[sqlite3.Connection]:
         """A write transaction. The threads of this process take turns at a lock first: waiting on SQLite's
         own lock means its busy handler's sleeps (up to 100 ms each), which under concurrent writes cost
-        more than the writes."""
-        conn = self._conn()
+        more than the writes.
+
+        A failure of the database becomes a :class:`StorageError` that names the file (a full disk, a damaged
+        file: see :mod:`.faults`); a broken constraint is left to the caller to make sense of. SQLite
+        may have rolled the transaction back itself (it does on a full disk): it is rolled back only if not.
+        """
+        conn = self._conn(writable=True)
         with self._write_lock:
             self._retry(lambda: conn.execute("BEGIN IMMEDIATE"))
             try:
                 yield conn
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            try:
                 self._retry(lambda: conn.execute("COMMIT"))
-            except BaseException:
+            except BaseException as exc:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
+                if is_fault(exc):
+                    raise storage_error(self.path, exc) from exc
                 raise
 
     @contextmanager
@@ -173,17 +256,35 @@ class SQLiteStore(
             yield conn
             return
         self._retry(lambda: conn.execute("BEGIN"))
+        failed = True
         try:
             yield conn
+            failed = False
+        except sqlite3.DatabaseError as exc:
+            if not is_fault(exc):
+                raise
+            raise storage_error(self.path, exc) from exc
         finally:
-            conn.execute("COMMIT")
+            self._end_read(conn, failed)
+
+    def _end_read(self, conn: sqlite3.Connection, failed: bool) -> None:
+        """End a read transaction. On a damaged file its COMMIT may fail too: that is raised only if nothing
+        else is (a reader that stopped early, an error already on its way)."""
+        try:
+            if conn.in_transaction:
+                conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+            if not failed:
+                raise storage_error(self.path, exc) from exc
 
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         conn = self._conn()
         try:
             return self._retry(lambda: conn.execute(sql, params).fetchall())
-        except sqlite3.DatabaseError as exc:
-            raise StorageError(f"database error: {exc}") from exc
+        except sqlite3.Error as exc:
+            raise storage_error(self.path, exc) from exc
 
     def close(self) -> None:
         self._closed = True
@@ -196,25 +297,17 @@ class SQLiteStore(
 
     # -- schema -------------------------------------------------------------------------------------
     def _migrate(self) -> None:
-        conn = self._conn()
-        try:
+        """Apply the migrations the file lacks. A store that has them all is only read (it opens on a full
+        disk), and one newer than this memlane is refused."""
+        newest = MIGRATIONS[-1][0]
+        if self._applied(newest) == newest:
+            return
+        with self._write() as conn:
             conn.execute(
                 "CREATE TABLE IF NOT EXISTS schema_migrations "
                 "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
             )
-        except sqlite3.OperationalError as exc:
-            if not _is_locked(exc):
-                raise StorageError(f"cannot open {self.path}: {exc}") from exc
-        except sqlite3.DatabaseError as exc:
-            raise StorageError(f"cannot open {self.path} as a SQLite database: {exc}") from exc
-        with self._write() as conn:
-            row = conn.execute("SELECT coalesce(max(version), 0) FROM schema_migrations").fetchone()
-            current = int(row[0])
-            newest = MIGRATIONS[-1][0]
-            if current > newest:
-                raise StorageError(
-                    f"{self.path} has schema version {current}, newer than this memlane ({newest}); upgrade memlane"
-                )
+            current = self._applied(newest)  # again, under the write lock: another process may have migrated
             for version, name, sql in MIGRATIONS:
                 if version <= current:
                     continue
@@ -226,6 +319,22 @@ class SQLiteStore(
                     "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
                     (version, name, fmt_time(datetime.now().astimezone())),
                 )
+
+    def _applied(self, newest: int) -> int:
+        """The newest migration applied to the file (0 for a new file).
+
+        Raises:
+            StorageError: the file is newer than this memlane, is damaged, or is not a database.
+        """
+        with self._read() as conn:
+            if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'schema_migrations'").fetchone() is None:
+                return 0
+            current = int(conn.execute("SELECT coalesce(max(version), 0) FROM schema_migrations").fetchone()[0])
+        if current > newest:
+            raise StorageError(
+                f"{self.path} has schema version {current}, newer than this memlane ({newest}); upgrade memlane"
+            )
+        return current
 
     def schema_version(self) -> int:
         return int(self._query("SELECT coalesce(max(version), 0) FROM schema_migrations")[0][0])
@@ -281,7 +390,7 @@ class SQLiteStore(
         cached = self._agent_ids.get(agent)
         if cached is not None:
             return cached
-        rows = self._conn().execute("SELECT id FROM agents WHERE name = ?", (agent,)).fetchall()
+        rows = self._query("SELECT id FROM agents WHERE name = ?", (agent,))
         if not rows:
             return None
         self._agent_ids[agent] = int(rows[0][0])

@@ -189,6 +189,8 @@ class SQLiteThreads(SQLiteHost):
                     thread_id, next_seq = self._ensure_thread(conn, agent_id, append.thread, moments[0])
                     ids = _insert_messages(conn, agent_id, thread_id, next_seq, append.items, append.token_counts, when)
                     _index_messages(conn, agent_id, thread_id, ids, append.items)
+                    if append.facts:
+                        self._write_stated(conn, agent_id, thread_id, append, next_seq, now)
                     written.append((next_seq, ids))
                     threads += [thread_id] * len(ids)
                 all_ids = [i for _, ids in written for i in ids]

@@ -10,7 +10,7 @@ ingest. Separate benchmark runs minutes apart drift on this shared machine by mo
 runs taken in turn meet the same load. Printed per side: the median turns/s and the median of its per-run
 differences to the first side's run of the same round and position.
 
-    .venv-peers/bin/python bench/ingest_lockstep.py /work/base /work/main /work/main:langgraph [--batch 256]
+    .venv-peers/bin/python bench/experiments/ingest_lockstep.py /work/base /work/main /work/main:langgraph [--batch 256]
         [--rounds 6] [--runs 2]
 """
 

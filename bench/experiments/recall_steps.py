@@ -13,8 +13,8 @@ the time of each step of the search is summed by wrapping it (a few microseconds
   boost of ``rerank``, ``_windows`` (the neighbouring turns), ``Memory._hydrate``,
 - the store calls those steps make (``get_messages``, ``message_heads``, ``message_windows``).
 
-    .venv/bin/python bench/recall_steps.py [--conversations 2] [--passes 3] [--sequential]
-    .venv-peers/bin/python bench/recall_steps.py --pyinstrument     # also a pyinstrument tree (peers venv)
+    .venv/bin/python bench/experiments/recall_steps.py [--conversations 2] [--passes 3] [--sequential]
+    .venv-peers/bin/python bench/experiments/recall_steps.py --pyinstrument     # also a pyinstrument tree (peers venv)
 
 ``--sequential`` runs the retrievers one after another on the calling thread (the search threads off).
 """
@@ -31,6 +31,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
+
+import bench_path  # noqa: F401  (bench/ on the path, for locomo and peers)
 
 from locomo import DEFAULT_DATA, Conversation, load_conversations, percentile
 from memlane.retrieval import engine, rerank

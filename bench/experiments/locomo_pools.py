@@ -10,7 +10,7 @@ Reported per category as ``bench/locomo.py`` scores recall (the share of a quest
 over questions): in the top 10 of the final hits (= its R@10), of each list, in each pool, in either pool (the
 most any re-ranking of these candidates could find), and in neither.
 
-    PYTHONPATH=src:bench .venv/bin/python bench/locomo_pools.py [--pool 100] [--conversations N]
+    PYTHONPATH=src:bench .venv/bin/python bench/experiments/locomo_pools.py [--pool 100] [--conversations N]
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ import argparse
 import statistics
 import sys
 from collections.abc import Callable, Sequence
+
+import bench_path  # noqa: F401  (bench/ on the path, for locomo and peers)
 
 from locomo import (
     DEFAULT_DATA,

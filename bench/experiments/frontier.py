@@ -16,8 +16,8 @@ memlane (issue 16, round 16):
   the conversation's turns, counted here (a prototype: memlane's stores keep their own counts); words are
   split as ``bench/locomo.py``'s BM25 baseline splits them.
 
-    PYTHONPATH=src:bench .venv/bin/python bench/frontier.py windows
-    PYTHONPATH=src:bench .venv/bin/python bench/frontier.py feedback [--k 3] [--n 5] [--weight 0.3]
+    PYTHONPATH=src:bench .venv/bin/python bench/experiments/frontier.py windows
+    PYTHONPATH=src:bench .venv/bin/python bench/experiments/frontier.py feedback [--k 3] [--n 5] [--weight 0.3]
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+import bench_path  # noqa: F401  (bench/ on the path, for locomo and peers)
 import numpy as np
 
 import locomo

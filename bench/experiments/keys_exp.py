@@ -8,11 +8,11 @@ with its neighbours. They are searched as retrievers registered on each conversa
 The table's ``nbr`` column left empty reproduces the keyword list of a store without migration 14 exactly; every
 row replaces the store's own keyword list with it (a store migrated to 14 already holds the neighbours' words).
 
-    PYTHONPATH=src:bench .venv/bin/python bench/keys_exp.py [--windows] [--pools]
+    PYTHONPATH=src:bench .venv/bin/python bench/experiments/keys_exp.py [--windows] [--pools]
 
 ``--windows`` also embeds every turn with the turns before and after it (speaker-prefixed; ~5,900 texts,
 cached in ``bench/out/locomo-window-vectors.npz``: ~10 minutes on 2 busy cores) and scores those vectors as
-a key; ``--pools`` reports the share of evidence in each retriever's pool of 100 (as bench/locomo_pools.py).
+a key; ``--pools`` reports the share of evidence in each retriever's pool of 100 (as bench/experiments/locomo_pools.py).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import bench_path  # noqa: F401  (bench/ on the path, for locomo and peers)
 import numpy as np
 
 import locomo

@@ -7,7 +7,7 @@ batches of 1, 20 and 256 consecutive turns (a thread per session), the local Min
 within each round; each figure is the median of ``--rounds`` runs. PostgreSQL is a throwaway server
 (``memlane.testing.postgres``) on the same machine.
 
-    PYTHONPATH=src:bench .venv/bin/python bench/ingest_queue.py [--backends sqlite,postgres] [--rounds 3]
+    PYTHONPATH=src:bench .venv/bin/python bench/experiments/ingest_queue.py [--backends sqlite,postgres] [--rounds 3]
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from typing import Any
+
+import bench_path  # noqa: F401  (bench/ on the path, for locomo and peers)
 
 from locomo import DEFAULT_DATA, load_conversations, message_items, thread_key
 from memlane import Memory, load_settings

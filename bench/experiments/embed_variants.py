@@ -1,6 +1,6 @@
 """How the local MiniLM computes: float32, int8 per block, int8 per row, side by side on the same texts.
 
-    .venv/bin/python bench/embed_variants.py [--texts 300 --rounds 4 --threads 1]
+    .venv/bin/python bench/experiments/embed_variants.py [--texts 300 --rounds 4 --threads 1]
 
 Each variant is an ``OnnxMiniLMEmbedder`` (no cache, ``concurrency=1``, ``--threads`` intra-op threads); the
 rounds run the variants interleaved so that load hits all alike. Prints texts per second, texts per
@@ -20,7 +20,7 @@ import numpy as np
 
 from memlane.embeddings import OnnxMiniLMEmbedder
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo10.json"
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo10.json"
 
 
 def turns(limit: int) -> list[str]:

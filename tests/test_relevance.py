@@ -1,0 +1,131 @@
+"""What a recall returns is relevant: facts ranked for the question, scores that mean the same in every
+query, a floor below which nothing is returned, a profile hit that shows only its text, and access counts
+kept for what was really returned (issue 38; figures in bench/RESULTS.md, "Fact recall and the score floor").
+
+These use the local MiniLM embedder, as a new user's memory does: what is relevant is a matter of meaning.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+import pytest
+from typer.testing import CliRunner
+
+from memlane import AsyncMemory, Memory, load_settings
+from memlane.cli.app import app
+from memlane.config import MIN_SCORE
+from memlane.embeddings import OnnxMiniLMEmbedder
+from memlane.errors import InvalidInput
+
+NOW = datetime(2025, 6, 11, 18, 0, tzinfo=UTC)
+ALICE = ("Alice prefers Python", "Alice has a cat named Miso", "Alice is vegetarian")
+
+
+@pytest.fixture(scope="module")
+def minilm() -> OnnxMiniLMEmbedder:
+    return OnnxMiniLMEmbedder()
+
+
+@pytest.fixture
+def alice(store_url: str, minilm: OnnxMiniLMEmbedder) -> Iterator[Memory]:
+    """Alice's three facts, on each backend."""
+    settings = load_settings(embedder="none", worker="none")
+    with Memory(store_url, agent="bot", settings=settings, embedder=minilm, clock=lambda: NOW) as mem:
+        for text in ALICE:
+            mem.remember(text, user="alice")
+        yield mem
+
+
+def _texts(hits: list) -> list[str]:  # type: ignore[type-arg]
+    return [h.text for h in hits]
+
+
+def test_the_fact_that_answers_the_question_ranks_first(alice: Memory) -> None:
+    # Every fact holds "alice": matching that word says nothing of which one is meant (it ranked the cat last).
+    for query in ("what pet does alice have", "What pet does Alice have?"):
+        hits = alice.recall(query, user="alice", kinds=["fact"])
+        assert hits[0].text == "Alice has a cat named Miso", _texts(hits)
+
+
+def test_a_query_nothing_answers_returns_nothing(alice: Memory) -> None:
+    assert alice.recall("zzzz", user="alice") == []
+    assert alice.recall("What is the boiling point of mercury in kelvin?", user="alice", kinds=["fact"]) == []
+
+
+def test_scores_mean_the_same_in_every_query(alice: Memory) -> None:
+    # With the floor off, nonsense still finds the facts, each scoring below the default floor: the best of a
+    # nonsense list is no longer stretched to the top of the scale (it scored 0.72, above a real answer).
+    nonsense = alice.recall("zzzz", user="alice", kinds=["fact"], min_score=0)
+    assert len(nonsense) == 3
+    assert max(h.score for h in nonsense) < MIN_SCORE
+    answer = alice.recall("what pet does alice have", user="alice", kinds=["fact"], min_score=0)
+    assert answer[0].score > MIN_SCORE > max(h.score for h in nonsense)
+    assert all(0.0 <= h.score <= 1.5 for h in [*nonsense, *answer])
+
+
+def test_min_score_is_checked(alice: Memory) -> None:
+    for bad in (-0.1, 1.5, True, "0.2"):
+        with pytest.raises(InvalidInput, match="min_score"):
+            alice.recall("python", user="alice", min_score=bad)  # type: ignore[arg-type]
+    # The whole scale is allowed: 1 keeps only perfect matches (every word of the query, the best of them).
+    assert _texts(alice.recall("python", user="alice", min_score=1.0)) == ["Alice prefers Python"]
+
+
+def test_only_facts_returned_count_as_recalled(alice: Memory) -> None:
+    alice.recall("zzzz", user="alice")
+    alice.recall("zzzz", user="alice", kinds=["fact"])
+    assert [f.access_count for f in alice.facts(user="alice")] == [0, 0, 0]
+    hits = alice.recall("what pet does alice have", user="alice", kinds=["fact"], limit=1)
+    counts = {f.content: f.access_count for f in alice.facts(user="alice")}
+    assert _texts(hits) == ["Alice has a cat named Miso"]
+    assert counts == {"Alice has a cat named Miso": 1, "Alice prefers Python": 0, "Alice is vegetarian": 0}
+
+
+def test_the_profile_hit_shows_its_text_only_when_it_answers(alice: Memory) -> None:
+    alice.run_jobs()  # the profile: a summary merged from Alice's facts
+    profiles = alice.recall("Alice cat Miso Python vegetarian", user="alice", kinds=["summary"])
+    assert len(profiles) == 1
+    profile = profiles[0]
+    assert profile.metadata["summary_kind"] == "profile"
+    assert "Alice has a cat named Miso" in profile.text
+    # Its internal fields and the keys the store files it by (no range of turns) are not shown.
+    for internal in ("signature", "covered", "from_seq", "to_seq"):
+        assert internal not in profile.metadata
+    # Nothing relevant: no profile. Beside a fact it merges, it only repeats it: no profile either.
+    assert alice.recall("zzzz", user="alice") == []
+    mixed = alice.recall("what pet does alice have", user="alice")
+    assert "Alice has a cat named Miso" in _texts(mixed)
+    assert all(h.kind == "fact" for h in mixed), [(h.kind, h.text) for h in mixed]
+
+
+def test_async_recall_takes_the_floor(tmp_path, minilm: OnnxMiniLMEmbedder) -> None:  # type: ignore[no-untyped-def]
+    settings = load_settings(embedder="none", worker="none")
+
+    async def scenario() -> tuple[list, list]:  # type: ignore[type-arg]
+        async with AsyncMemory(tmp_path / "a.db", agent="bot", settings=settings, embedder=minilm) as mem:
+            for text in ALICE:
+                await mem.remember(text, user="alice")
+            return await mem.recall("zzzz", user="alice"), await mem.recall("zzzz", user="alice", min_score=0)
+
+    floored, everything = asyncio.run(scenario())
+    assert floored == []
+    assert len(everything) == 3
+
+
+def test_cli_recall_min_score(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("MEMLANE_EMBEDDER", "none")
+    db = str(tmp_path / "cli.db")
+    runner = CliRunner()
+    for text in ALICE:
+        assert runner.invoke(app, ["--db", db, "remember", text, "--user", "alice"]).exit_code == 0
+    query = "alice zebra"  # keyword recall (no embedder): "alice", a word of every fact, tells none apart
+    found = runner.invoke(app, ["--db", db, "--json", "recall", query, "--user", "alice", "--min-score", "0"])
+    assert found.exit_code == 0, found.output
+    assert found.output.count('"kind": "fact"') == 3
+    floor = runner.invoke(app, ["--db", db, "recall", query, "--user", "alice", "--min-score", "0.15"])
+    assert floor.exit_code == 0 and "Nothing found" in floor.output
+    bad = runner.invoke(app, ["--db", db, "recall", "alice", "--min-score", "2"])
+    assert bad.exit_code != 0 and "min_score" in bad.output
