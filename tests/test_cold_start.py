@@ -19,7 +19,8 @@ from memlane import Memory, load_settings
 #: Third-party packages `import memlane` may load (the token counter's module; its vocabulary loads on first
 #: count). NumPy comes with a store's backend, pydantic with the settings: both with the first Memory(...).
 CORE_PACKAGES = {"quicktok"}
-#: What the interpreter's own start-up may load.
+#: What the interpreter's start-up may load, and ``org`` (the standard library's ``copy`` probes for Jython's
+#: ``org.python.core``, which ``-X importtime`` lists).
 STARTUP = {"sitecustomize", "usercustomize", "_distutils_hack", "org"}
 #: Standard-library packages the core must not need at import: the async machinery, TLS and HTTP, email
 #: (pulled in by pydantic's plugin loader), process pools.
