@@ -967,11 +967,13 @@ def test_recall_scoped_to_a_user(mem: Memory) -> None:
     mem.add_message("bob-t", "user", "teal teal teal is my colour", user="bob")
     mem.add_message("shared-t", "user", "hello", user="alice")
     mem.add_message("shared-t", "user", "teal is nice", user="bob")
-    assert sorted(h.thread for h in mem.recall("teal colour", user="alice", preset="keyword")) == [
+    # Messages only: what alice said is also a fact now (stated in her message), found in her thread too.
+    assert sorted(h.thread for h in mem.recall("teal colour", user="alice", kinds=["message"], preset="keyword")) == [
         "alice-t",
         "shared-t",
     ]
-    assert sorted(h.thread for h in mem.recall("teal colour", user="bob", preset="keyword")) == ["bob-t", "shared-t"]
+    by_bob = mem.recall("teal colour", user="bob", kinds=["message"], preset="keyword")
+    assert sorted(h.thread for h in by_bob) == ["bob-t", "shared-t"]
     assert mem.recall("teal colour", user="carol", preset="keyword") == []
 
 
@@ -1530,7 +1532,11 @@ def _populate(mem: Memory, clock: Any) -> dict[str, Fact]:
     mem.end("support")
     clock.advance(minutes=1)
     mem.add_message(
-        "smalltalk", "user", "I love green tea", user="bob", created_at=datetime(2025, 5, 1, 8, 30, tzinfo=UTC)
+        "smalltalk",
+        "user",
+        "Is the green tea in stock?",
+        user="bob",
+        created_at=datetime(2025, 5, 1, 8, 30, tzinfo=UTC),
     )
     mem.add_message("smalltalk", "assistant", "Nice!")
     facts = {
