@@ -1,8 +1,13 @@
 """Settings: defaults that work out of the box, overridden by a config file, then by ``MEMLANE_*`` env vars.
 
-Precedence, highest first: arguments given in code, environment variables (``MEMLANE_<FIELD>``), the config
-file (``MEMLANE_CONFIG``, else ``$MEMLANE_HOME/config.toml`` / ``config.yaml``), the defaults below.
+Precedence, highest first: arguments given in code, environment variables (``MEMLANE_<FIELD>``, any case), the
+config file (``MEMLANE_CONFIG``, else ``$MEMLANE_HOME/config.toml`` / ``config.yaml``), the defaults below.
 A config file may hold the keys at top level or under a ``memlane:`` (or ``memory:``) section.
+
+The sources are merged here, in a few lines, and pydantic validates the result: a pydantic model rather than
+pydantic-settings' ``BaseSettings``, whose import alone (it brings asyncio, dotenv and the loaders of a dozen
+sources memlane does not read) took longer than the rest of ``Settings`` (bench/RESULTS.md, "Cold start").
+PyYAML and platformdirs load only when a YAML file is read or the default home is needed.
 """
 
 from __future__ import annotations
@@ -14,15 +19,14 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, Literal
 
-import platformdirs
-import yaml
-from pydantic import Field, ValidationError, field_validator
-from pydantic.fields import FieldInfo
-from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .errors import ConfigError
 
-__all__ = ["Settings", "default_home", "load_settings"]
+__all__ = ["ENV_PREFIX", "Settings", "default_home", "load_settings"]
+
+#: The prefix of the environment variables that set memlane's settings (``MEMLANE_AGENT`` sets ``agent``).
+ENV_PREFIX = "MEMLANE_"
 
 #: recall()'s default floor on a hit's score (the ``min_score`` setting), calibrated on bench/facts.py and
 #: bench/locomo.py with the default preset and the local MiniLM embedder (bench/RESULTS.md, issue 38).
@@ -37,7 +41,11 @@ _config_file: ContextVar[Path | None] = ContextVar("memlane_config_file", defaul
 def default_home() -> Path:
     """The memlane home directory: ``$MEMLANE_HOME``, else the user's data dir (e.g. ~/.local/share/memlane)."""
     env = os.environ.get("MEMLANE_HOME")
-    return Path(env).expanduser() if env else Path(platformdirs.user_data_dir("memlane"))
+    if env:
+        return Path(env).expanduser()
+    import platformdirs  # only when the home is not given
+
+    return Path(platformdirs.user_data_dir("memlane"))
 
 
 def memory_bytes(text: str) -> int:
@@ -52,10 +60,18 @@ def memory_bytes(text: str) -> int:
     return int(match.group(1)) * {"kB": 1 << 10, "MB": 1 << 20, "GB": 1 << 30, "TB": 1 << 40}[match.group(2)]
 
 
-class Settings(BaseSettings):
-    """Every tunable of memlane, with its default."""
+class Settings(BaseModel):
+    """Every tunable of memlane, with its default.
 
-    model_config = SettingsConfigDict(env_prefix="MEMLANE_", extra="forbid", validate_default=True)
+    ``Settings(**values)`` reads the sources as the module docstring says: ``values`` win over the ``MEMLANE_*``
+    environment variables, which win over the config file, which wins over the defaults.
+
+    Raises:
+        ValidationError: a value is invalid (:func:`load_settings` raises it as a ``ConfigError``).
+        ConfigError: the config file is unusable.
+    """
+
+    model_config = ConfigDict(extra="forbid", validate_default=True)
 
     home: Path = Field(default_factory=default_home, description="Directory of the default database.")
     database: str | None = Field(None, description="SQLite path or postgresql:// URL; default <home>/memlane.db.")
@@ -185,6 +201,10 @@ class Settings(BaseSettings):
         0.2, ge=0, le=1, description="Background LLM jobs wait while less than this share of the budget is left."
     )
 
+    def __init__(self, **values: Any) -> None:
+        path = _config_file.get() or _find_config_file()
+        super().__init__(**{**(read_config_file(path) if path else {}), **_environment(), **values})
+
     @field_validator("pg_index_memory")
     @classmethod
     def _memory_size(cls, value: str) -> str:
@@ -200,27 +220,17 @@ class Settings(BaseSettings):
         """The database to open: the configured path/URL, else ``<home>/memlane.db``."""
         return self.database or str(self.home / "memlane.db")
 
-    @classmethod
-    def settings_customise_sources(
-        cls,
-        settings_cls: type[BaseSettings],
-        init_settings: PydanticBaseSettingsSource,
-        env_settings: PydanticBaseSettingsSource,
-        dotenv_settings: PydanticBaseSettingsSource,
-        file_secret_settings: PydanticBaseSettingsSource,
-    ) -> tuple[PydanticBaseSettingsSource, ...]:
-        return (init_settings, env_settings, _FileSource(settings_cls))
 
-
-class _FileSource(PydanticBaseSettingsSource):
-    """Reads the optional TOML or YAML config file."""
-
-    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
-        return None, field_name, False  # unused: __call__ returns the whole mapping
-
-    def __call__(self) -> dict[str, Any]:
-        path = _config_file.get() or _find_config_file()
-        return read_config_file(path) if path else {}
+def _environment() -> dict[str, str]:
+    """The settings given by ``MEMLANE_<FIELD>`` environment variables (names in any case). Others with the
+    prefix are ignored, as variables for other tools may share it (``MEMLANE_HOME`` is one of the settings)."""
+    prefix = ENV_PREFIX.lower()
+    found: dict[str, str] = {}
+    for name, value in os.environ.items():
+        field = name.lower().removeprefix(prefix)
+        if len(field) < len(name) and field in Settings.model_fields:
+            found[field] = value
+    return found
 
 
 def _find_config_file() -> Path | None:
@@ -255,8 +265,16 @@ def read_config_file(path: Path) -> dict[str, Any]:
     """
     try:
         text = path.read_text(encoding="utf-8")
-        data: Any = tomllib.loads(text) if path.suffix == ".toml" else yaml.safe_load(text)
-    except (OSError, tomllib.TOMLDecodeError, yaml.YAMLError) as exc:
+        if path.suffix == ".toml":
+            data: Any = tomllib.loads(text)
+        else:
+            import yaml  # only for a YAML file
+
+            try:
+                data = yaml.safe_load(text)
+            except yaml.YAMLError as exc:
+                raise ConfigError(f"cannot read config file {path}: {exc}") from exc
+    except (OSError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"cannot read config file {path}: {exc}") from exc
     data = data or {}
     if not isinstance(data, dict):

@@ -14,14 +14,14 @@ from concurrent.futures import Future
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
-import numpy as np
-
 from ..errors import InvalidInput, MemlaneError
 from ..pools import LazyPool
 from ..texts import fact_text, item_text, message_text
 from ..validation import MAX_INT
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ..config import Settings
     from ..context import TokenCounts
     from ..embeddings import Embedder

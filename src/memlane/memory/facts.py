@@ -4,15 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ..errors import Forbidden, InvalidInput, NotFound
-from ..pipeline.attributes import third_person
 from ..pipeline.extractive import term_set
-from ..pipeline.nearest import negated
-from ..pipeline.stated import display_name
 from ..store import FactFilter
 from ..types import Fact, FactChange
 from ..validation import (
@@ -26,6 +21,9 @@ from ..validation import (
     check_visibility,
 )
 from .base import MemoryBase, check_count, check_positive, fact_text
+
+if TYPE_CHECKING:  # numpy loads with a store's backend, not with `import memlane`
+    import numpy as np
 
 __all__ = ["FactsMixin"]
 
@@ -87,6 +85,9 @@ class FactsMixin(MemoryBase):
         owner = check_optional_key(user, "user")
         text = check_content(content, "content", self.settings.max_content_chars).strip()
         if owner is not None and _FIRST_PERSON.search(text):
+            from ..pipeline.attributes import third_person  # the pipeline loads when it is used
+            from ..pipeline.stated import display_name
+
             name = display_name(self, owner)
             text = third_person(text, name, capitalize=False)
             text = text if text.startswith(name) else text[:1].upper() + text[1:]  # "u7 likes tea" stays
@@ -148,6 +149,8 @@ class FactsMixin(MemoryBase):
     def _near_fact(self, fact: NewFact, owned: Sequence[Fact], vector: np.ndarray | None) -> Fact | None:
         """The owner's active fact (of ``owned``) that ``fact`` nearly repeats, if any (the rule is in
         :meth:`remember`): the one whose text is closest."""
+        from ..pipeline.nearest import negated  # the pipeline loads when it is used
+
         mine = _merge_tokens(fact.content)
         close = []
         for existing in owned:
@@ -167,6 +170,8 @@ class FactsMixin(MemoryBase):
         found, matrix = self.store.get_vectors(self.agent, "fact", [f.id for f in close])
         if not found:
             return None
+        import numpy as np  # loaded with the store's backend already
+
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
         cosines = (matrix @ query) / np.maximum(np.linalg.norm(matrix, axis=1) * float(np.linalg.norm(query)), 1e-12)
         best = int(np.argmax(cosines))
@@ -340,6 +345,8 @@ class FactsMixin(MemoryBase):
         owned = self.store.list_facts(self.agent, FactFilter(user=owner, owned_only=True), limit=None)
         candidates = [f for f in owned if words <= term_set(f.content)]
         if candidates and self.embedder is not None:
+            import numpy as np  # loaded with the store's backend already; `import memlane` needs none
+
             query = np.asarray(self.embedder.embed_query(wanted), dtype=np.float32).reshape(-1)
             found, matrix = self.store.get_vectors(self.agent, "fact", [f.id for f in candidates])
             norms = np.linalg.norm(matrix, axis=1) * float(np.linalg.norm(query)) if len(found) else np.array([])

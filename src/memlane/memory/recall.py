@@ -8,7 +8,6 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, Literal, overload
 
-from ..config import CALIBRATED_MODELS, MIN_SCORE
 from ..context import ABOUT, Context, Section, assemble, rank_facts
 from ..errors import InvalidInput, StorageError
 from ..pipeline.extractive import is_filler
@@ -166,6 +165,8 @@ class RecallMixin(MemoryBase):
         at = self._now() if now is None else aware(now)
         found = self.searcher.search(self.agent, text, scope, limit, config, now=at)
         if floor is None and config.calibrated:
+            from ..config import CALIBRATED_MODELS, MIN_SCORE  # loaded with the first Memory's settings
+
             floor = self.settings.min_score
             if floor is None and getattr(self.embedder, "model", None) in CALIBRATED_MODELS:
                 floor = MIN_SCORE

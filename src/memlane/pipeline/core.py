@@ -41,10 +41,33 @@ class Pipeline:
 
     def __init__(self, memory: Memory) -> None:
         self.memory = memory
-        self.steps = _steps()
-        self.handlers: dict[str, Handler] = {}
-        for step in self.steps:
-            self.handlers.update(getattr(step, "HANDLERS", {}))
+        self._steps: list[ModuleType] | None = None
+        self._handlers: dict[str, Handler] | None = None
+
+    @property
+    def steps(self) -> list[ModuleType]:
+        """The step modules, imported on first use (a process that only reads never loads them)."""
+        if self._steps is None:
+            self._steps = _steps()
+        return self._steps
+
+    @steps.setter
+    def steps(self, steps: list[ModuleType]) -> None:
+        self._steps = steps
+
+    @property
+    def handlers(self) -> dict[str, Handler]:
+        """Job kind -> the handler of the step that runs it."""
+        if self._handlers is None:
+            handlers: dict[str, Handler] = {}
+            for step in self.steps:
+                handlers.update(getattr(step, "HANDLERS", {}))
+            self._handlers = handlers
+        return self._handlers
+
+    @handlers.setter
+    def handlers(self, handlers: dict[str, Handler]) -> None:
+        self._handlers = handlers
 
     def _collect(self, hook: str, *args: Any) -> list[Any]:
         out: list[Any] = []

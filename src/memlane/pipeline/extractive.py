@@ -16,9 +16,11 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING, TypeAlias
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:  # numpy loads with the first summary, not with `import memlane` (which needs term_set)
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "Sentence",
@@ -34,7 +36,7 @@ __all__ = [
     "tfidf_vectors",
 ]
 
-Embed = Callable[[Sequence[str]], npt.NDArray[np.floating]]
+Embed: TypeAlias = "Callable[[Sequence[str]], npt.NDArray[np.floating]]"
 
 MAX_SENTENCES = 200  # a batch is ~20 messages; more sentences than this are pasted documents
 MAX_SENTENCE_CHARS = 240
@@ -161,6 +163,8 @@ def sentences_of(utterances: Sequence[Utterance], *, limit: int = MAX_SENTENCES)
 
 def tfidf_vectors(documents: Sequence[Sequence[str]]) -> npt.NDArray[np.float64]:
     """L2-normalised TF-IDF rows of tokenised documents (a row of zeros for a document without terms)."""
+    import numpy as np
+
     vocabulary: dict[str, int] = {}
     for terms in documents:
         for term in terms:
@@ -178,6 +182,8 @@ def tfidf_vectors(documents: Sequence[Sequence[str]]) -> npt.NDArray[np.float64]
 
 
 def _normalize(matrix: npt.NDArray[np.floating]) -> npt.NDArray[np.float64]:
+    import numpy as np
+
     m = np.asarray(matrix, dtype=np.float64)
     norms = np.linalg.norm(m, axis=1, keepdims=True)
     out: npt.NDArray[np.float64] = np.divide(m, norms, out=np.zeros_like(m), where=norms > 0)
@@ -186,6 +192,8 @@ def _normalize(matrix: npt.NDArray[np.floating]) -> npt.NDArray[np.float64]:
 
 def centrality(vectors: npt.NDArray[np.floating]) -> npt.NDArray[np.float64]:
     """Each row's cosine similarity to the mean direction of all rows (0 for an all-zero row)."""
+    import numpy as np
+
     rows = _normalize(vectors)
     if rows.shape[0] == 0:
         return np.zeros(0)
@@ -236,6 +244,8 @@ QUESTION = 0.5  # a question says less than a statement: its score is scaled by 
 
 
 def _informativeness(sentences: Sequence[Sentence]) -> npt.NDArray[np.float64]:
+    import numpy as np
+
     return np.array(
         [
             min(1.0, len(content_terms(s.text)) / MIN_TERMS) * (QUESTION if s.text.rstrip().endswith("?") else 1.0)

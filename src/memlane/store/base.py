@@ -11,9 +11,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Literal, cast
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 
 from ..errors import InvalidInput
 from ..types import (
@@ -32,6 +30,9 @@ from ..types import (
 )
 from ..validation import NewFact, NewJob, NewMessage, NewSummary
 
+if TYPE_CHECKING:  # numpy loads with a store's backend, not with the contract (`import memlane` needs none)
+    import numpy as np
+
 __all__ = [
     "Candidate",
     "FactFilter",
@@ -46,11 +47,11 @@ __all__ = [
 ]
 
 #: The query's embedding, asked for only when a keyword search needs it (see :meth:`Store.keyword_search`).
-QueryVector = Callable[[], np.ndarray]
+QueryVector: TypeAlias = "Callable[[], np.ndarray]"
 #: The vectors a write stores with its rows: the rows themselves, or a call that returns them, made inside
 #: the write's transaction once the rows are written, so the texts are embedded while the rows are stored
 #: (see :meth:`Store.add_messages`).
-WriteVectors = np.ndarray | Callable[[], np.ndarray]
+WriteVectors: TypeAlias = "np.ndarray | Callable[[], np.ndarray]"
 
 
 def vectors_now(vectors: WriteVectors) -> np.ndarray:

@@ -11,8 +11,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from ...types import Fact, Message, MessageHead, Summary
 from .._common import (
     RowCodec,
@@ -28,6 +26,8 @@ from .._common import (
 from ..base import FactFilter, Scope, ThreadAppend
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from .search import CommonWords
     from .vectors import VectorCache
 

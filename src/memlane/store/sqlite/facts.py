@@ -9,9 +9,7 @@ import sqlite3
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ...errors import NotFound
 from ...types import Fact, FactChange
@@ -20,6 +18,9 @@ from .._common import check_fact_fields, dump_json, fact_change_from_row, fact_d
 from ..base import FactFilter, ThreadAppend
 from .common import FACT_COLS, ROWS, SQLiteHost, column_value, fact_row, fact_where
 from .jobs import insert_jobs
+
+if TYPE_CHECKING:  # numpy loads with the first vector read or written
+    import numpy as np
 
 __all__ = ["SQLiteFacts", "insert_history"]
 

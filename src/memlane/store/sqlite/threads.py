@@ -10,9 +10,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ...errors import NotFound, StorageError
 from ...types import Message, MessageHead, Thread, UserRecord
@@ -32,6 +30,9 @@ from .common import (
 )
 from .jobs import insert_jobs
 from .schema import agent_terms
+
+if TYPE_CHECKING:  # numpy loads with the first vector read or written
+    import numpy as np
 
 __all__ = ["SQLiteThreads"]
 
