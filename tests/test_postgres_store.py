@@ -992,7 +992,8 @@ def test_a_message_delivered_twice_at_once_is_stored_once_and_both_get_it(pg_url
             deadline = time.monotonic() + 20
             while time.monotonic() < deadline:
                 waiting = blocker.execute(
-                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
+                    "SELECT count(*) FROM pg_stat_activity "
+                    "WHERE wait_event_type = 'Lock' AND datname = current_database()"
                 ).fetchone()
                 if waiting is not None and waiting[0] >= 2:
                     break
