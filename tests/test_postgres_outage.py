@@ -16,6 +16,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
@@ -23,8 +24,11 @@ import psycopg
 import pytest
 
 from memlane import Client, Memory, StorageError, load_settings
+from memlane.pipeline.worker import CLAIM_BACKOFF_MAX, Worker
 from memlane.store.postgres import PostgresStore
 from memlane.testing.postgres import PostgresUnavailable, ThrowawayPostgres
+from memlane.types import Job
+from memlane.validation import NewJob
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
@@ -148,9 +152,10 @@ def test_serve_on_an_outage_answers_503_problems_and_recovers_without_a_restart(
     with Memory(own_pg.url, agent="bot", settings=load_settings(embedder="none", worker="none")) as mem:
         key = mem.create_api_key("agent", agent="bot").key
     headers = {"Authorization": f"Bearer {key}"}
-    with _serve(own_pg.url, tmp_path / "serve.log") as base, httpx.Client(
-        base_url=base, headers=headers, timeout=10, trust_env=False
-    ) as http:
+    with (
+        _serve(own_pg.url, tmp_path / "serve.log") as base,
+        httpx.Client(base_url=base, headers=headers, timeout=10, trust_env=False) as http,
+    ):
         before = [f"before {i}" for i in range(3)]
         for text in before:
             assert http.post(f"{A}/threads/t/messages", json={"role": "user", "content": text}).status_code == 201
@@ -203,3 +208,33 @@ def test_a_client_write_sent_during_the_outage_is_stored_once_after_the_return(
         assert len(outcome) == 1 and not isinstance(outcome[0], BaseException), outcome
         messages = httpx.get(f"{base}{A}/threads/t/messages", headers={"Authorization": f"Bearer {key}"}).json()
     assert [m["content"] for m in messages] == ["sent while down"]
+
+
+def test_a_worker_claims_again_within_seconds_of_the_database_return(own_pg: ThrowawayPostgres) -> None:
+    """A long outage makes a worker's failed claims pile up; its pause between them is bounded, so it is at
+    work again soon after the database returns (the pause used to double up to a minute)."""
+    ran = threading.Event()
+
+    def mark(pipeline: object, job: Job) -> None:
+        ran.set()
+
+    mark.uses_llm = False  # type: ignore[attr-defined]
+    settings = load_settings(embedder="none", worker="none", pg_pool_timeout=2)
+    with Memory(own_pg.url, agent="bot", settings=settings) as mem:
+        mem.pipeline.steps = []
+        mem.pipeline.handlers = {"test.mark": mark}
+        worker = Worker(mem, poll_interval=1.0, lease_seconds=60)
+        runner = threading.Thread(target=worker.run_forever)
+        runner.start()
+        try:
+            own_pg.stop()
+            time.sleep(40)  # claims fail all along: 2, 4, 8, 16, 32 s pauses before the bound
+            own_pg.start()
+            back = time.monotonic()
+            _wait_for(lambda: _answers(mem.store), 10, "the store after the server's return")  # type: ignore[arg-type]
+            mem.store.enqueue_jobs("bot", [NewJob("test.mark", {})], datetime.now(UTC))
+            assert ran.wait(CLAIM_BACKOFF_MAX + 5), "the worker did not claim the job after the database returned"
+            assert time.monotonic() - back < CLAIM_BACKOFF_MAX + 5
+        finally:
+            worker.stop_event.set()
+            runner.join(15)

@@ -51,6 +51,9 @@ Outcome = Literal["done", "retry", "dead", "deferred", "lost", "released"]
 #: First retry delay in seconds; it doubles with each attempt, up to RETRY_MAX.
 RETRY_BASE = 30.0
 RETRY_MAX = 3600.0
+#: Longest pause of :meth:`Worker.run_forever` after failed claims (the database unreachable): it doubles from
+#: the poll interval up to this, so a worker is back at work within this long of the database's return.
+CLAIM_BACKOFF_MAX = 10.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,21 +302,28 @@ class Worker:
     def run_forever(self, stop: threading.Event | None = None) -> None:
         """Run jobs until ``stop`` (default: :attr:`stop_event`) is set; never raises on a job's failure.
 
-        A failing claim (database locked, store unreachable) is logged and retried after a growing pause.
+        A failing claim (database locked, store unreachable) is logged and retried after a growing pause (at
+        most ``CLAIM_BACKOFF_MAX`` seconds, or the poll interval if that is longer).
         """
         if stop is not None:
             self.stop_event = stop
         failures = 0
+        longest = max(CLAIM_BACKOFF_MAX, self.poll_interval)
         while not self.stop_event.is_set():
             try:
                 ran = self.run_once()
                 failures = 0
+            except MemlaneError as exc:  # the store's own error says it all: no traceback
+                failures += 1
+                error = _error_text(exc)
+                logger.warning("worker %s could not claim jobs (%d in a row): %s", self.name, failures, error)
+                ran = 0
             except Exception:
                 failures += 1
                 logger.exception("worker %s could not claim jobs", self.name)
                 ran = 0
             if ran == 0:
-                self.stop_event.wait(min(self.poll_interval * 2 ** min(failures, 6), 60.0))
+                self.stop_event.wait(min(self.poll_interval * 2 ** min(failures, 6), longest))
 
 
 class BackgroundWorker:
