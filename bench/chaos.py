@@ -221,6 +221,7 @@ class Tally:
     ended: list[str] = field(default_factory=list)
     seen_facts: set[tuple[str, int]] = field(default_factory=set)  # (user, fact id) in recall or context
     errors: Counter[str] = field(default_factory=Counter)
+    finished: float | None = None  # when the last client stopped
 
 
 def sentence(rng: random.Random) -> str:
@@ -242,6 +243,7 @@ async def run_clients(urls: list[str], key: str, clients: int, until: float, see
     try:
         await asyncio.gather(*(client(i, servers, until, seed, tally) for i in range(clients)))
     finally:
+        tally.finished = time.monotonic()
         for http in https:
             await http.aclose()
 
@@ -337,6 +339,11 @@ class Faults:
             return int(rows[0][0]) == len(ids)
         return False
 
+    def finished_since(self, since: datetime) -> bool:
+        with contextlib.suppress(psycopg.Error):
+            return bool(self.jobs("SELECT 1 FROM jobs WHERE status = 'done' AND updated_at > %s LIMIT 1", (since,)))
+        return False
+
     def attempts(self, ids: list[int]) -> list[int]:
         with contextlib.suppress(psycopg.Error):
             return [int(r[0]) for r in self.jobs("SELECT attempts FROM jobs WHERE id = ANY(%s) ORDER BY id", (ids,))]
@@ -397,10 +404,11 @@ class Faults:
         self.pg.stop()
         time.sleep(down)
         self.pg.start()
-        back = time.monotonic()
+        back, back_at = time.monotonic(), datetime.now(UTC)
         entry["down_s"] = down
         entry["recover_s"] = wait_until(lambda: all(ready(u) for u in self.urls), 60, 0.2)
         entry["first_ack_after_start_s"] = wait_until(lambda: self.acked_between(back, time.monotonic()) > 0, 60)
+        entry["first_job_done_after_start_s"] = wait_until(lambda: self.finished_since(back_at), 60, 0.2)
         entry["acked_during_outage"] = self.acked_between(stopped + 1, back)
         entry["longest_ack_gap_s"] = self.longest_gap(stopped, time.monotonic())
 
@@ -551,6 +559,8 @@ def failures(result: dict[str, Any]) -> list[str]:
         "facts duplicated": f["duplicated"],
         "facts seen by another user": f["seen_by_another_user"],
         "no summaries, facts or memories made": int(not (s["rolling"] and s["memories"] and f["active"])),
+        "faults not recovered from": sum(1 for fault in result["faults"] if fault.get("recover_s") is None),
+        "clients stuck past the load's end by more than 60 s": int(result["clients_overran_s"] > 60),
     }
     return [f"{what}: {n}" for what, n in checks.items() if n]
 
@@ -630,6 +640,7 @@ def main() -> None:
         duration_s=args.duration,
         setup_s=setup_s,
         load_s=load_s,
+        clients_overran_s=round((tally.finished or time.monotonic()) - until, 1),
         drain_s=drained,
         wall_s=round(time.monotonic() - started, 1),
         requests={
