@@ -16,7 +16,10 @@ What becomes of a claimed job::
     released   the worker was stopped before starting the job      defer_job until now
 
 A worker claims only the kinds its pipeline has handlers for, so a job no running version knows stays
-pending (visible in ``memlane jobs``) rather than dying. A lease must outlast the slowest job: an LLM
+pending (visible in ``memlane jobs``) rather than dying. A handler with an ``exclusive = True`` attribute (the
+pipeline's summaries, memories and profiles) never runs beside a job of the same agent, kind and payload under
+a live lease: the next job of a thread is queued as soon as the last one is claimed, and two workers
+summarizing one batch at once would both add its facts. A lease must outlast the slowest job: an LLM
 call may retry for minutes (``worker_lease_seconds``, default 300 s); the store cannot extend a lease yet.
 """
 
@@ -181,11 +184,15 @@ class Worker:
         Raises:
             StorageError: the claim itself failed (nothing was leased).
         """
-        kinds = sorted(self.memory.pipeline.handlers)
+        handlers = self.memory.pipeline.handlers
+        kinds = sorted(handlers)
         if not kinds:
             return 0  # an empty list would mean "any kind" to the store
+        # A handler marked ``exclusive`` never runs beside a job of the same kind and payload (one thread's
+        # summaries: two at once would both add the facts of the same batch).
+        exclusive = [kind for kind in kinds if getattr(handlers[kind], "exclusive", False)]
         jobs = self.memory.store.claim_jobs(
-            self.name, self._now(), lease_seconds=self.lease_seconds, limit=self.batch, kinds=kinds
+            self.name, self._now(), lease_seconds=self.lease_seconds, limit=self.batch, kinds=kinds, exclusive=exclusive
         )
         for i, job in enumerate(jobs):
             if self.stop_event.is_set():
