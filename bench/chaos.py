@@ -378,21 +378,21 @@ class Faults:
     def worker(self, entry: dict[str, Any]) -> None:
         n = self.rng.randrange(len(self.workers))
         target = self.workers[n]
+        owner = f"%:{target.pid}:%"
         held: list[int] = []
-
-        def holds_a_job() -> bool:
-            nonlocal held
-            with contextlib.suppress(psycopg.Error):
-                rows = self.jobs("SELECT id FROM jobs WHERE status = 'running' AND lease_owner LIKE %s",
-                                 (f"%:{target.pid}:%",))  # fmt: skip
-                held = [int(r[0]) for r in rows]
-            return bool(held)
-
-        entry["waited_for_a_job_s"] = wait_until(holds_a_job, 60, 0.05)
-        killed = time.monotonic()
-        target.kill()
-        target.start()
-        entry.update(worker=n, jobs_held=held)
+        missed = 0
+        for _ in range(5):  # until the kill lands while the worker holds a job
+            query = "SELECT id FROM jobs WHERE status = 'running' AND lease_owner LIKE %s"
+            entry["waited_for_a_job_s"] = wait_until(lambda q=query, o=owner: bool(self.jobs(q, (o,))), 60, 0.02)
+            killed = time.monotonic()
+            target.kill()
+            held = [int(r[0]) for r in self.jobs(query, (owner,))]  # what it held when it died
+            target.start()
+            owner = f"%:{target.pid}:%"
+            if held:
+                break
+            missed += 1  # it finished its job between the look and the kill
+        entry.update(worker=n, jobs_held=held, kills_between_jobs=missed)
         # Its jobs come back when their lease expires (LEASE s), and run again.
         entry["recover_s"] = wait_until(lambda: self.done(held), 180, 0.5) if held else None
         entry["attempts"] = self.attempts(held)
@@ -407,8 +407,14 @@ class Faults:
         back, back_at = time.monotonic(), datetime.now(UTC)
         entry["down_s"] = down
         entry["recover_s"] = wait_until(lambda: all(ready(u) for u in self.urls), 60, 0.2)
-        entry["first_ack_after_start_s"] = wait_until(lambda: self.acked_between(back, time.monotonic()) > 0, 60)
-        entry["first_job_done_after_start_s"] = wait_until(lambda: self.finished_since(back_at), 60, 0.2)
+        wait_until(lambda: self.acked_between(back, time.monotonic()) > 0, 60)
+        first_ack = min((t for t in list(self.tally.ack_times) if t >= back), default=None)
+        entry["first_ack_after_start_s"] = None if first_ack is None else round(first_ack - back, 2)
+        wait_until(lambda: self.finished_since(back_at), 60, 0.2)
+        first_done = self.jobs("SELECT min(updated_at) FROM jobs WHERE status = 'done' AND updated_at > %s", (back_at,))
+        done_at = first_done[0][0] if first_done else None
+        after = None if done_at is None else (done_at - back_at).total_seconds()
+        entry["first_job_done_after_start_s"] = None if after is None else round(after, 2)
         entry["acked_during_outage"] = self.acked_between(stopped + 1, back)
         entry["longest_ack_gap_s"] = self.longest_gap(stopped, time.monotonic())
 
