@@ -16,13 +16,13 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, FastAPI
 from fastapi.datastructures import DefaultPlaceholder
 from fastapi.exceptions import ResponseValidationError
 from pydantic import TypeAdapter, ValidationError
 from starlette.responses import Response
 
-__all__ = ["Router", "encoded"]
+__all__ = ["Router", "encoded", "include"]
 
 
 class Router(APIRouter):
@@ -34,6 +34,14 @@ class Router(APIRouter):
 
     def add_api_route(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
         super().add_api_route(path, encoded(endpoint, kwargs), **kwargs)
+
+
+def include(app: FastAPI, router: APIRouter) -> None:
+    """Add ``router``'s routes to ``app`` as routes of its own (each already holds its full path, tags and
+    answers). ``FastAPI.include_router`` keeps a router as one more layer, which matches a request against
+    every route of the router twice (to choose the router, then the route): ~40 % of the CPU of a small
+    request in the profile of issue 39, where the routes of the app itself are matched once."""
+    app.router.routes.extend(router.routes)
 
 
 def encoded(endpoint: Callable[..., Any], options: dict[str, Any]) -> Callable[..., Any]:
