@@ -313,8 +313,8 @@ class RecallMixin(MemoryBase):
 
     def _context_facts(self, viewer: str | None, query: str | None) -> list[Fact]:
         listed = self.store.list_facts(self.agent, FactFilter(user=viewer), limit=50)
-        if not query or not query.strip():
-            return listed
+        if not listed or not query or not query.strip():
+            return listed  # no fact the viewer may see: none to search for (a new user's every context)
         relevant = self.searcher.search(
             self.agent,
             query,

@@ -46,7 +46,8 @@ def include(app: FastAPI, router: APIRouter) -> None:
 
 def encoded(endpoint: Callable[..., Any], options: dict[str, Any]) -> Callable[..., Any]:
     """``endpoint``, wrapped to return its answer as a JSON Response (or as it is when it cannot be)."""
-    if inspect.iscoroutinefunction(endpoint) or any(_given(options.get(o)) for o in ("response_model", "response_class")):
+    own = any(_given(options.get(option)) for option in ("response_model", "response_class"))
+    if own or inspect.iscoroutinefunction(endpoint):
         return endpoint
     signature = inspect.signature(endpoint, eval_str=True)
     answer = signature.return_annotation
