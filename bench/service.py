@@ -23,6 +23,9 @@ mix in process, with the default embedder and with the stand-in one, and the def
     PYTHONPATH=src .venv/bin/python bench/service.py [--backends sqlite,postgres] [--embedders default,fake]
         [--clients 32] [--duration 30] [--inproc-duration 30] [--processes 1] [--out bench/out/service.json]
 
+To compare with another tree side by side: ``PYTHONPATH=<base>/src ... bench/service.py --src <base>/src`` (the
+server and the in-process runs then use that tree; the load generator is this file).
+
 Prints Markdown tables for ``bench/RESULTS.md`` and writes the raw figures as JSON.
 """
 
@@ -181,10 +184,11 @@ EMBEDDERS = {"default": "minilm", "fake": "fake"}
 @contextlib.contextmanager
 def served(location: str, embedder: str, args: argparse.Namespace) -> Iterator[Server]:
     port = free_port()
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "MEMLANE_EMBEDDER": EMBEDDERS[embedder]}
+    env = {**os.environ, "PYTHONPATH": args.src, "MEMLANE_EMBEDDER": EMBEDDERS[embedder]}
     cmd = [sys.executable, "-c", "from memlane.cli.app import main; main()", "--db", location, "serve",
-           "--port", str(port), "--rate-limit", "0", "--workers-in-process", str(args.workers),
-           "--processes", str(args.processes)]  # fmt: skip
+           "--port", str(port), "--rate-limit", "0", "--workers-in-process", str(args.workers)]  # fmt: skip
+    if args.processes != 1:
+        cmd += ["--processes", str(args.processes)]
     SERVER_LOG.parent.mkdir(parents=True, exist_ok=True)
     log = open(SERVER_LOG, "ab")  # noqa: SIM115 (closed in the finally below)
     proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=log)
@@ -481,6 +485,7 @@ def main() -> None:
     parser.add_argument("--route-clients", type=int, default=8)
     parser.add_argument("--route-requests", type=int, default=400, help="per route, stand-in embedder (0: skip)")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--src", default=str(ROOT / "src"), help="the memlane source the server runs (a base tree)")
     parser.add_argument("--out", default=str(ROOT / "bench" / "out" / "service.json"))
     parser.add_argument("--ceiling-seconds", type=float, default=8.0, help="per embedder-alone figure (0: skip)")
     args = parser.parse_args()
