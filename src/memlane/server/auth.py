@@ -69,24 +69,25 @@ class Caller:
 _BEARER = HTTPBearer(auto_error=False, description="An API key: `memlane keys create` (shown once).")
 
 
-async def _state(request: Request) -> ServerState:
-    return server_state(request)
+Bearer = Annotated[HTTPAuthorizationCredentials | None, Security(_BEARER)]
 
 
-async def caller(
-    request: Request,
-    state: Annotated[ServerState, Depends(_state)],
-    _: Annotated[HTTPAuthorizationCredentials | None, Security(_BEARER)] = None,
-) -> Caller:
+async def caller(request: Request, _: Bearer = None) -> Caller:
     """Authenticate the request (``Authorization: Bearer <key>``) and apply the key's rate limit.
 
     A coroutine, like the other dependencies of the API's routes: a key checked moments ago is known without
     asking the store, and a check on the event loop costs less than a hand-off to a worker thread (the store is
-    asked on one, see :meth:`ServerState.knows`).
+    asked on one, see :meth:`ServerState.knows`). Each route depends on one of :func:`caller`, :func:`scoped`
+    or :func:`existing` only, which ask for ``Authorization`` themselves (FastAPI's work per dependency is a
+    good part of a small request's, issue 39); a request is authenticated once whatever asks for it.
 
     Raises:
         Unauthenticated: no key (keys are configured), or a bad, revoked or expired key. 429 when limited.
     """
+    known: Caller | None = getattr(request.state, "caller", None)
+    if known is not None:
+        return known
+    state = server_state(request)
     header = request.headers.get("authorization")
     secret = None
     if header is not None:
@@ -215,12 +216,10 @@ class Scoped:
             raise Forbidden(f"a user key writes messages of role 'user' only, not {role!r}")
 
 
-async def scoped(
-    agent: AgentPath,
-    who: Annotated[Caller, Depends(caller)],
-    state: Annotated[ServerState, Depends(_state)],
-) -> Scoped:
-    """The caller bound to ``agent`` (from the path). Raises Forbidden for another agent's key."""
+async def scoped(agent: AgentPath, request: Request, _: Bearer = None) -> Scoped:
+    """The caller bound to ``agent`` (from the path). Raises Forbidden for another agent's key (and as
+    :func:`caller`)."""
+    who, state = await caller(request), server_state(request)
     if state.has_view(agent):
         return bind(who, agent, state)
     return await run_in_threadpool(bind, who, agent, state)  # a new view of the store
@@ -233,9 +232,10 @@ def bind(who: Caller, agent: str, state: ServerState) -> Scoped:
     return Scoped(who, state.view(agent))
 
 
-async def existing(s: Annotated[Scoped, Depends(scoped)]) -> Scoped:
-    """``s``, once its agent is known: it has something stored, or an API key of its own (reads of an unknown
-    agent are NotFound, as in the CLI; an agent or user key's agent is known by its key)."""
+async def existing(agent: AgentPath, request: Request, _: Bearer = None) -> Scoped:
+    """:func:`scoped`, once its agent is known: it has something stored, or an API key of its own (reads of an
+    unknown agent are NotFound, as in the CLI; an agent or user key's agent is known by its key)."""
+    s = await scoped(agent, request)
     if s.caller.scope != "admin":
         return s
     return await run_in_threadpool(_known, s)
