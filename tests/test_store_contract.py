@@ -34,6 +34,7 @@ from memlane import (
     load_settings,
 )
 from memlane.tokens import get_tokenizer
+from memlane.validation import NewJob
 
 # The default model (gpt-4o-mini) counts with o200k_base.
 ENCODING = "o200k_base"
@@ -967,11 +968,13 @@ def test_recall_scoped_to_a_user(mem: Memory) -> None:
     mem.add_message("bob-t", "user", "teal teal teal is my colour", user="bob")
     mem.add_message("shared-t", "user", "hello", user="alice")
     mem.add_message("shared-t", "user", "teal is nice", user="bob")
-    assert sorted(h.thread for h in mem.recall("teal colour", user="alice", preset="keyword")) == [
+    # Messages only: what alice said is also a fact now (stated in her message), found in her thread too.
+    assert sorted(h.thread for h in mem.recall("teal colour", user="alice", kinds=["message"], preset="keyword")) == [
         "alice-t",
         "shared-t",
     ]
-    assert sorted(h.thread for h in mem.recall("teal colour", user="bob", preset="keyword")) == ["bob-t", "shared-t"]
+    by_bob = mem.recall("teal colour", user="bob", kinds=["message"], preset="keyword")
+    assert sorted(h.thread for h in by_bob) == ["bob-t", "shared-t"]
     assert mem.recall("teal colour", user="carol", preset="keyword") == []
 
 
@@ -1530,7 +1533,11 @@ def _populate(mem: Memory, clock: Any) -> dict[str, Fact]:
     mem.end("support")
     clock.advance(minutes=1)
     mem.add_message(
-        "smalltalk", "user", "I love green tea", user="bob", created_at=datetime(2025, 5, 1, 8, 30, tzinfo=UTC)
+        "smalltalk",
+        "user",
+        "Is the green tea in stock?",
+        user="bob",
+        created_at=datetime(2025, 5, 1, 8, 30, tzinfo=UTC),
     )
     mem.add_message("smalltalk", "assistant", "Nice!")
     facts = {
@@ -1828,3 +1835,26 @@ def test_a_bad_metadata_filter_is_invalid_input(mem: Memory) -> None:
     for bad in ({"a b": 1}, {"": 1}, {"k": [1]}, {"k": {"x": 1}}, {"k": float("nan")}, {1: "x"}, ["k"], "k=v"):
         with pytest.raises(InvalidInput):
             mem.recall("walrus", metadata=bad)  # type: ignore[arg-type]
+
+
+def test_a_job_of_an_exclusive_kind_waits_while_one_of_the_same_payload_runs(mem: Memory) -> None:
+    """Two workers must not summarize one thread at once: the next job of a thread is queued as soon as the
+    last one is claimed, so it is ready while that one runs; it is claimed once that one ended or its lease
+    ran out. Jobs of other payloads and kinds are claimed meanwhile."""
+    store, now, minute = mem.store, mem._now(), timedelta(minutes=1)
+    store.enqueue_jobs("agent-a", [NewJob("sum", {"thread": "t"}, dedupe_key="sum:t")], now)
+    [first] = store.claim_jobs("w1", now, lease_seconds=60, limit=5, exclusive=["sum"])
+    again, elsewhere, other = NewJob("sum", {"thread": "t"}, "sum:t"), NewJob("sum", {"thread": "u"}), NewJob("x", {})
+    store.enqueue_jobs("agent-a", [again, elsewhere, other], now)
+    others = store.claim_jobs("w2", now, lease_seconds=60, limit=5, exclusive=["sum"])
+    assert sorted((j.kind, j.payload.get("thread")) for j in others) == [("sum", "u"), ("x", None)]
+    assert store.claim_jobs("w2", now, lease_seconds=60, limit=5, exclusive=["sum"]) == []
+    assert store.complete_job(first.id, "w1", now)
+    [second] = store.claim_jobs("w2", now, lease_seconds=60, limit=5, exclusive=["sum"])
+    assert second.payload == {"thread": "t"} and second.id != first.id
+    [third] = store.enqueue_jobs("agent-a", [NewJob("sum", {"thread": "t"}, dedupe_key="sum:t")], now)
+    assert store.claim_jobs("w3", now + minute / 2, lease_seconds=60, limit=5, exclusive=["sum"]) == []
+    late = store.claim_jobs("w3", now + 2 * minute, lease_seconds=60, limit=9, exclusive=["sum"])
+    assert {second.id, third.id} <= {j.id for j in late}  # the second's lease ran out: it holds nothing back
+    store.enqueue_jobs("agent-a", [NewJob("sum", {"thread": "t"}, dedupe_key="sum:t")], now)
+    assert len(store.claim_jobs("w4", now + 2 * minute, lease_seconds=60, limit=5)) == 1  # not exclusive: claimed

@@ -106,6 +106,12 @@ class Settings(BaseModel):
     busy_timeout_ms: int = Field(5000, ge=0, description="How long SQLite waits for a lock before retrying.")
     lock_retries: int = Field(8, ge=0, description="Retries with backoff when the database stays locked.")
     pg_pool_size: int = Field(10, ge=1, description="Most connections a PostgreSQL store opens per process.")
+    pg_pool_timeout: float = Field(
+        5.0,
+        gt=0,
+        description="Seconds a PostgreSQL call waits for a pooled connection before failing with StorageError "
+        "(HTTP 503): how long a request takes to fail while the database is down.",
+    )
     pg_hnsw_m: int = Field(16, ge=2, le=100, description="HNSW graph degree of PostgreSQL vector indexes.")
     pg_hnsw_ef_construction: int = Field(
         64, ge=4, le=1000, description="HNSW candidate list size while building PostgreSQL vector indexes."

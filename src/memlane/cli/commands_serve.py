@@ -55,6 +55,15 @@ def serve(
         bool, typer.Option("--access-log/--no-access-log", help="One JSON line per request on stderr.")
     ] = True,
     max_body_bytes: Annotated[int, typer.Option("--max-body-bytes", help="Largest request body accepted.")] = 1_000_000,
+    processes: Annotated[
+        int,
+        typer.Option(
+            "--processes",
+            min=1,
+            help="Server processes answering on the address (one per core lifts a busy server's ceiling); each "
+            "opens the store and loads the embedder on its own. Job workers run beside them, in one process.",
+        ),
+    ] = 1,
     metrics_per_agent: Annotated[
         bool, typer.Option("--metrics-per-agent", help="/metrics (no key needed) names each agent's figures.")
     ] = False,
@@ -75,10 +84,13 @@ def serve(
         memlane --db try.db serve --open
 
         memlane --db postgresql://localhost/memlane serve --host 0.0.0.0 --workers-in-process 2
+
+        memlane --db bot.db serve --processes 2
     """
     try:
         from memlane.server import ServerSettings
         from memlane.server import serve as run
+        from memlane.server.settings import StoreSpec
     except ImportError as exc:
         raise ConfigError(f"the server needs its extra: pip install 'memlane[server]' ({exc})") from exc
     if workers_in_process < 0 or port < 0 or max_body_bytes < 1:
@@ -87,7 +99,9 @@ def serve(
         host=host, port=port, open=open_, workers_in_process=workers_in_process, rate_limit=rate_limit,
         rate_burst=max(1, int(rate_limit * 2)), max_body_bytes=max_body_bytes, log_json=access_log,
         allowed_hosts=tuple(allowed_host or ()), public_url=public_url, metrics_per_agent=metrics_per_agent,
+        processes=processes,
     )  # fmt: skip
     state = get_state(ctx)
+    store = StoreSpec(state.db, state.agent, None if state.config is None else str(state.config))
     with state.open() as mem:
-        run(mem, settings)
+        run(mem, settings, store)

@@ -27,6 +27,19 @@ def _slot(feature: str, dim: int) -> tuple[int, float]:
     return (value >> 1) % dim, (1.0 if value & 1 else -1.0)
 
 
+@functools.lru_cache(maxsize=65536)
+def _features(word: str, dim: int) -> tuple[tuple[int, float], ...]:
+    """Where ``word`` and its trigrams land, with their signed weights, in order (a word's features are worked
+    out once: the stand-in is meant to cost next to nothing beside what is measured with it)."""
+    column, sign = _slot("w:" + word, dim)
+    found = [(column, sign * _WORD_WEIGHT)]
+    padded = f"#{word}#"
+    for start in range(len(padded) - 2):
+        column, sign = _slot("t:" + padded[start : start + 3], dim)
+        found.append((column, sign * _TRIGRAM_WEIGHT))
+    return tuple(found)
+
+
 class FakeEmbedder(Embedder):
     """Feature hashing of lower-cased words (and their trigrams) into ``dim`` signed buckets.
 
@@ -52,14 +65,11 @@ class FakeEmbedder(Embedder):
 
         matrix = np.zeros((len(texts), self.dim), dtype=np.float64)
         for row, text in enumerate(texts):
-            words = _WORD.findall(text.lower()) or [_EMPTY]
-            for word in words:
-                column, sign = _slot("w:" + word, self.dim)
-                matrix[row, column] += sign * _WORD_WEIGHT
-                padded = f"#{word}#"
-                for start in range(len(padded) - 2):
-                    column, sign = _slot("t:" + padded[start : start + 3], self.dim)
-                    matrix[row, column] += sign * _TRIGRAM_WEIGHT
+            sums = [0.0] * self.dim  # added up in the order of the features, as floats: the same sums as ever
+            for word in _WORD.findall(text.lower()) or [_EMPTY]:
+                for column, value in _features(word, self.dim):
+                    sums[column] += value
+            matrix[row] = sums
             if not np.any(matrix[row]):  # features that cancelled out exactly: keep a direction
                 column, sign = _slot("w:" + _EMPTY, self.dim)
                 matrix[row, column] = sign

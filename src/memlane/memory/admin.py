@@ -246,7 +246,7 @@ class AdminMixin(MemoryBase):
 
         Example:
             >>> mem.export("backup.jsonl")
-            7
+            8
         """
         count = 0
         with _open_text(target, "w") as out:
@@ -268,7 +268,7 @@ class AdminMixin(MemoryBase):
             >>> _ = mem.export("backup.jsonl")
             >>> restored = Memory("restored.db", agent="my-bot", settings=mem.settings)
             >>> restored.import_("backup.jsonl")
-            {'threads': 1, 'messages': 2, 'facts': 1, 'fact_changes': 1, 'summaries': 0, 'users': 1}
+            {'threads': 1, 'messages': 2, 'facts': 1, 'fact_changes': 2, 'summaries': 0, 'users': 1}
             >>> restored.close()
         """
         if on_conflict not in ("error", "skip", "replace"):

@@ -159,6 +159,8 @@ class FactsMixin(MemoryBase):
                 continue
             if not (mine <= theirs or theirs <= mine) or negated(existing.content) != negated(fact.content):
                 continue
+            if any(any(c.isdigit() for c in word) for word in mine ^ theirs):
+                continue  # a number more or less is another fact ("room 4" is not "room 4 12")
             close.append(existing)
         if not close:
             return None
@@ -399,8 +401,8 @@ class FactsMixin(MemoryBase):
 
         Example:
             >>> _ = mem.update_fact(1, importance=5, user="alice")
-            >>> [change.action for change in mem.fact_history(1)]
-            ['create', 'update']
+            >>> [change.action for change in mem.fact_history(1)]   # stated in her message, remembered, changed
+            ['create', 'update', 'update']
         """
         changes = self.store.fact_history(self.agent, _check_id(fact_id))
         if not changes:

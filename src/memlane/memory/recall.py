@@ -351,6 +351,8 @@ class RecallMixin(MemoryBase):
         """The facts ``viewer`` may see, in the order ``context()`` gives them its budget
         (:func:`~memlane.context.rank_facts`: importance, relevance to ``query``, decay)."""
         listed = self.store.list_facts(self.agent, FactFilter(user=viewer), limit=50)
+        if not listed:
+            return listed  # no fact the viewer may see: none to search for (a new user's every context)
         ranked: list[Fact] = []
         scores: dict[int, float] = {}
         if query and query.strip():

@@ -92,8 +92,9 @@ class ThreadsMixin(MemoryBase):
         append = self._thread_append(key, [item])
         try:
             stored = self.store.add_to_threads(self.agent, [append], self._now(), vectors, vectors_later=later)[0]
-        except StorageError:
-            # Delivered twice at once (another process stored it first): the unique index refused this copy.
+        except (StorageError, InvalidInput):
+            # Delivered twice at once (another process stored it first): the unique index refused this copy
+            # (a broken constraint is InvalidInput on PostgreSQL).
             known = self.external_message(key, external_id) if external_id is not None else None
             if known is None:
                 raise

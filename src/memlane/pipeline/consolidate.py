@@ -402,6 +402,10 @@ def _supersede(
     reason: str,
     also: Sequence[Fact] = (),
 ) -> Decision:
+    if _later(old, fact):
+        # Older news: a later message of the same conversation already said otherwise (a fact stated as it
+        # was written, then a batch extraction reading the earlier messages). The stored fact stands.
+        return Decision("NOOP", old, old, by, "a later message of the conversation already says otherwise")
     # Separate transactions (the store has no single call for both): the new fact first, so that a crash
     # in between leaves both facts active rather than losing the new one; the next consolidation of the
     # same attribute supersedes the stale one (see _by_attribute).
@@ -409,6 +413,17 @@ def _supersede(
     for stale in (old, *also):
         _invalidate(memory, stale, stored.id, "supersede")
     return Decision("UPDATE", stored, old, by, reason)
+
+
+def _later(old: Fact, fact: NewFact) -> bool:
+    """Whether ``old`` comes from a later message of the conversation ``fact`` was read from."""
+    return (
+        old.source_thread is not None
+        and old.source_thread == fact.source_thread
+        and old.source_to_seq is not None
+        and fact.source_to_seq is not None
+        and old.source_to_seq > fact.source_to_seq
+    )
 
 
 def _by_attribute(

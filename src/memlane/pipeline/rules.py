@@ -433,8 +433,7 @@ _RULES: tuple[_Rule, ...] = (
 # turns, bench/extraction.py), and run as a message is written, the rules must cost it little.
 _TRIGGER = re.compile(
     r"name|call|go by|live|resid|based|moved|relocat|from|work|i(?:'|’| a)m an?\b|like|love|enjoy|ador|prefer|"
-    r"hate|detest|loath|stand|fan of|favou?rite|allerg|birthday|born|years? old|\byo\b|remember|forget|note|"
-    + DIETS,
+    r"hate|detest|loath|stand|fan of|favou?rite|allerg|birthday|born|years? old|\byo\b|remember|forget|note|" + DIETS,
     re.IGNORECASE,
 )
 

@@ -214,8 +214,6 @@ def _speaker(m: Message, names: dict[str, str]) -> str:
     return m.name or "Assistant"
 
 
-
-
 def _stored_name(memory: Memory, user: str) -> str | None:
     """The name a user's stored facts give them ("The user's name is Alice" → "Alice"), if any."""
     owned = memory.store.list_facts(memory.agent, FactFilter(user=user, owned_only=True), limit=_NAME_SCAN)

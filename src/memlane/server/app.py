@@ -27,7 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memlane import Memory, __version__
 
-from . import mcp_http, openapi, problems, routes_admin, routes_agent, routes_memory, routes_threads, ui
+from . import fast, mcp_http, openapi, problems, routes_admin, routes_agent, routes_memory, routes_threads, ui
 from .names import keep_encoded_slashes
 from .settings import LOOPBACK_NAMES, ServerSettings
 from .state import ServerState
@@ -253,9 +253,9 @@ def create_app(memory: Memory, settings: ServerSettings | None = None) -> FastAP
     problems.install(app)
     openapi.install(app)
     for module in (routes_threads, routes_memory, routes_agent, routes_admin):
-        app.include_router(module.router)
+        fast.include(app, module.router)
     mcp_http.install(app, state)
-    app.include_router(routes_admin.ops)
+    fast.include(app, routes_admin.ops)
     ui.install(app)
     app.add_middleware(_Edge, state=state)  # type: ignore[arg-type]
     return app

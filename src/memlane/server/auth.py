@@ -23,6 +23,7 @@ from typing import Annotated
 
 from fastapi import Depends, HTTPException, Path, Request, Security
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.concurrency import run_in_threadpool
 
 from memlane import Memory
 from memlane.errors import Forbidden, NotFound, Unauthenticated
@@ -68,23 +69,35 @@ class Caller:
 _BEARER = HTTPBearer(auto_error=False, description="An API key: `memlane keys create` (shown once).")
 
 
-def caller(
-    request: Request,
-    state: Annotated[ServerState, Depends(server_state)],
-    _: Annotated[HTTPAuthorizationCredentials | None, Security(_BEARER)] = None,
-) -> Caller:
+Bearer = Annotated[HTTPAuthorizationCredentials | None, Security(_BEARER)]
+
+
+async def caller(request: Request, _: Bearer = None) -> Caller:
     """Authenticate the request (``Authorization: Bearer <key>``) and apply the key's rate limit.
+
+    A coroutine, like the other dependencies of the API's routes: a key checked moments ago is known without
+    asking the store, and a check on the event loop costs less than a hand-off to a worker thread (the store is
+    asked on one, see :meth:`ServerState.knows`). Each route depends on one of :func:`caller`, :func:`scoped`
+    or :func:`existing` only, which ask for ``Authorization`` themselves (FastAPI's work per dependency is a
+    good part of a small request's, issue 39); a request is authenticated once whatever asks for it.
 
     Raises:
         Unauthenticated: no key (keys are configured), or a bad, revoked or expired key. 429 when limited.
     """
+    known: Caller | None = getattr(request.state, "caller", None)
+    if known is not None:
+        return known
+    state = server_state(request)
     header = request.headers.get("authorization")
     secret = None
     if header is not None:
         kind, _, secret = header.partition(" ")
         if kind.lower() != "bearer" or not secret.strip():
             raise Unauthenticated("the Authorization header must be 'Bearer <key>'")
-    return authenticate(request, state, secret, "send an API key: Authorization: Bearer <key>", session=False)
+    missing = "send an API key: Authorization: Bearer <key>"
+    if secret is not None and not state.knows(secret.strip()):
+        return await run_in_threadpool(authenticate, request, state, secret, missing, session=False)
+    return authenticate(request, state, secret, missing, session=False)
 
 
 def authenticate(
@@ -128,7 +141,7 @@ def _too_many(wait: float, why: str) -> HTTPException:
     return HTTPException(429, f"{why}; retry in {wait:.2f} s", headers={"Retry-After": str(max(1, math.ceil(wait)))})
 
 
-def admin_caller(who: Annotated[Caller, Depends(caller)]) -> Caller:
+async def admin_caller(who: Annotated[Caller, Depends(caller)]) -> Caller:
     """The caller, who must hold an admin key. Raises Forbidden."""
     if who.scope != "admin":
         raise Forbidden("this needs an admin key")
@@ -203,13 +216,13 @@ class Scoped:
             raise Forbidden(f"a user key writes messages of role 'user' only, not {role!r}")
 
 
-def scoped(
-    agent: AgentPath,
-    who: Annotated[Caller, Depends(caller)],
-    state: Annotated[ServerState, Depends(server_state)],
-) -> Scoped:
-    """The caller bound to ``agent`` (from the path). Raises Forbidden for another agent's key."""
-    return bind(who, agent, state)
+async def scoped(agent: AgentPath, request: Request, _: Bearer = None) -> Scoped:
+    """The caller bound to ``agent`` (from the path). Raises Forbidden for another agent's key (and as
+    :func:`caller`)."""
+    who, state = await caller(request), server_state(request)
+    if state.has_view(agent):
+        return bind(who, agent, state)
+    return await run_in_threadpool(bind, who, agent, state)  # a new view of the store
 
 
 def bind(who: Caller, agent: str, state: ServerState) -> Scoped:
@@ -219,10 +232,17 @@ def bind(who: Caller, agent: str, state: ServerState) -> Scoped:
     return Scoped(who, state.view(agent))
 
 
-def existing(s: Annotated[Scoped, Depends(scoped)]) -> Scoped:
-    """``s``, once its agent is known: it has something stored, or an API key of its own (reads of an unknown
-    agent are NotFound, as in the CLI; an agent or user key's agent is known by its key)."""
-    if s.caller.scope == "admin" and not s.memory.agent_exists():
+async def existing(agent: AgentPath, request: Request, _: Bearer = None) -> Scoped:
+    """:func:`scoped`, once its agent is known: it has something stored, or an API key of its own (reads of an
+    unknown agent are NotFound, as in the CLI; an agent or user key's agent is known by its key)."""
+    s = await scoped(agent, request)
+    if s.caller.scope != "admin":
+        return s
+    return await run_in_threadpool(_known, s)
+
+
+def _known(s: Scoped) -> Scoped:
+    if not s.memory.agent_exists():
         raise NotFound(f"no agent {s.memory.agent!r} in this store")
     return s
 

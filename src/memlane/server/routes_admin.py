@@ -7,12 +7,13 @@ import logging
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Response
+from fastapi import Depends, Path, Response
 
 from memlane.store import StoreStatus
 from memlane.types import ApiKey
 
 from .auth import Caller, admin_caller, caller, server_state
+from .fast import Router
 from .metrics import render_metrics
 from .schemas import PROBLEMS, KeyBody
 from .state import ServerState
@@ -21,8 +22,8 @@ __all__ = ["ops", "router"]
 
 logger = logging.getLogger("memlane.server")
 
-router = APIRouter(prefix="/v1", tags=["admin"], responses=PROBLEMS)
-ops = APIRouter(tags=["operations"])
+router = Router(prefix="/v1", tags=["admin"], responses=PROBLEMS)
+ops = Router(tags=["operations"])
 Admin = Annotated[Caller, Depends(admin_caller)]
 State = Annotated[ServerState, Depends(server_state)]
 

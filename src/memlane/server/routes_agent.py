@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi import Depends, Path, Query, Request
 from fastapi.responses import StreamingResponse
 
 from memlane.errors import InvalidInput
@@ -18,11 +18,12 @@ from memlane.store import StoreStatus
 from memlane.types import Job, Summary, UsageDay, UserRecord
 
 from .auth import Scoped, existing, scoped
+from .fast import Router
 from .schemas import PROBLEMS, Deleted, FlushBody, MemoriesOut, MemoryOut, TextBody, UserPatch
 
 __all__ = ["memory_out", "router"]
 
-router = APIRouter(prefix="/v1/agents/{agent}", tags=["agent"], responses=PROBLEMS)
+router = Router(prefix="/v1/agents/{agent}", tags=["agent"], responses=PROBLEMS)
 Scope = Annotated[Scoped, Depends(scoped)]
 Known = Annotated[Scoped, Depends(existing)]  # reads: an unknown agent is NotFound
 UserKey = Annotated[str, Path(description="The user (names: docs/service.md).")]

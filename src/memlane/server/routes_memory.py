@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi import Depends, Path, Query, Request
 
 from memlane.pipeline.memories import SECTION_TITLE as MEMORIES_TITLE
 from memlane.types import Fact, Hit, HitGroup
 
 from .auth import Scoped, existing, scoped, server_state
+from .fast import Router
 from .names import THREAD
 from .schemas import (
     PROBLEMS,
@@ -32,7 +33,7 @@ from .schemas import (
 
 __all__ = ["SHARE_REQUESTED", "needs_approval", "router"]
 
-router = APIRouter(prefix="/v1/agents/{agent}", tags=["memory"], responses=PROBLEMS)
+router = Router(prefix="/v1/agents/{agent}", tags=["memory"], responses=PROBLEMS)
 Scope = Annotated[Scoped, Depends(scoped)]
 Known = Annotated[Scoped, Depends(existing)]  # reads: an unknown agent is NotFound
 ThreadKey = Annotated[str, Path(description="The thread; a '/' in it is sent as %2F (names: docs/service.md).")]

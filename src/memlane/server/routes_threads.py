@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Path, Query, Response
+from fastapi import Depends, Header, Path, Query, Response
 
 from memlane.errors import Forbidden, NotFound, StorageError
 from memlane.types import Message, Summary, Thread
 
 from .auth import Scoped, existing, scoped
+from .fast import Router
 from .names import THREAD
 from .schemas import (
     PROBLEMS,
@@ -25,7 +26,7 @@ from .schemas import (
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/v1/agents/{agent}", tags=["threads"], responses=PROBLEMS)
+router = Router(prefix="/v1/agents/{agent}", tags=["threads"], responses=PROBLEMS)
 Scope = Annotated[Scoped, Depends(scoped)]
 Known = Annotated[Scoped, Depends(existing)]  # reads: an unknown agent is NotFound
 ThreadKey = Annotated[str, Path(description="The thread; a '/' in it is sent as %2F (names: docs/service.md).")]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ipaddress
 from dataclasses import dataclass
 
-__all__ = ["LOOPBACK_NAMES", "ServerSettings", "is_loopback"]
+__all__ = ["LOOPBACK_NAMES", "ServerSettings", "StoreSpec", "is_loopback"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,7 +21,9 @@ class ServerSettings:
     ``failed_auth_burst``). ``max_body_bytes`` refuses larger request bodies with 413 (imports may use
     ``max_import_bytes``). ``public_url``: where users reach the server (behind a TLS proxy: ``https://...``,
     which makes the UI's cookies Secure). ``metrics_per_agent``: ``/metrics`` names the agents (off: totals only,
-    no tenant names). ``session_hours``: how long a UI sign-in lasts.
+    no tenant names). ``session_hours``: how long a UI sign-in lasts. ``processes``: server processes answering
+    on the same address, each with its own connections to the store and its own embedder (see
+    ``memlane.server.run``).
     """
 
     host: str = "127.0.0.1"
@@ -39,6 +41,18 @@ class ServerSettings:
     public_url: str | None = None
     metrics_per_agent: bool = False
     session_hours: float = 12.0
+    processes: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class StoreSpec:
+    """How each server process opens the store on its own: the location (None: the settings' ``database``),
+    the agent and the config file, as given to ``memlane`` (settings come from that file and the environment,
+    which the processes share)."""
+
+    location: str | None = None
+    agent: str | None = None
+    config: str | None = None
 
 
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})

@@ -95,6 +95,16 @@ class ServerState:
                 self._views.popitem(last=False)
         return found
 
+    def has_view(self, agent: str) -> bool:
+        """Whether :meth:`view` has ``agent``'s memory at hand (else it makes one, which may read the store)."""
+        return agent == self.memory.agent or agent in self._views
+
+    def knows(self, secret: str) -> bool:
+        """Whether :meth:`key` answers for ``secret`` without asking the store (checked less than ``KEY_TTL``
+        seconds ago)."""
+        cached = self._keys.get(hash_key(secret))
+        return cached is not None and time.monotonic() - cached[1] < KEY_TTL
+
     def key(self, secret: str) -> ApiKey:
         """The active key ``secret`` is (checked against the store at most every ``KEY_TTL`` seconds).
 

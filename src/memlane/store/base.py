@@ -628,10 +628,21 @@ class Store(ABC):
 
     @abstractmethod
     def claim_jobs(
-        self, worker: str, now: datetime, *, lease_seconds: float, limit: int, kinds: Sequence[str] | None = None
+        self,
+        worker: str,
+        now: datetime,
+        *,
+        lease_seconds: float,
+        limit: int,
+        kinds: Sequence[str] | None = None,
+        exclusive: Sequence[str] = (),
     ) -> list[Job]:
         """Lease up to ``limit`` ready jobs (pending with ``run_after <= now``, or running with an expired
-        lease) to ``worker``, oldest first; each claim adds one attempt. No job is leased twice at once."""
+        lease) to ``worker``, oldest first; each claim adds one attempt. No job is leased twice at once.
+
+        A job of a kind in ``exclusive`` is not claimed while another job of its agent, kind and payload holds
+        a lease that has not expired: two summaries of one thread never run side by side (a job is queued
+        again as soon as the last one is claimed, so the next may be ready while it runs)."""
 
     @abstractmethod
     def complete_job(self, job_id: int, worker: str, now: datetime) -> bool:
