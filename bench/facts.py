@@ -367,9 +367,7 @@ def markdown(report: dict[str, Any]) -> str:
         for cat, row in cats.items():
             if row["n"]:
                 lines.append(
-                    f"| {name} | {cat} | {row['n']} | "
-                    + " | ".join(f"{row[f'recall@{k}']:.3f}" for k in KS)
-                    + " |"
+                    f"| {name} | {cat} | {row['n']} | " + " | ".join(f"{row[f'recall@{k}']:.3f}" for k in KS) + " |"
                 )
     lines += [
         "",

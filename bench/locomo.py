@@ -267,8 +267,9 @@ def ingest_fingerprint(conversations: Sequence[Conversation], embedder: Embedder
 
 
 def settings_for_bench() -> Any:
-    # No background worker: the store holds exactly what was ingested (see --pipeline).
-    return load_settings(embedder="none", auto_prune_days=0, worker="none")
+    # No background worker and no facts stated at write: the store holds exactly the messages ingested (see
+    # --pipeline), so the figures are of message recall, comparable across rounds.
+    return load_settings(embedder="none", auto_prune_days=0, worker="none", facts_on_write=False)
 
 
 def open_memory(db: Path | str, conv: Conversation, embedder: Embedder) -> Memory:

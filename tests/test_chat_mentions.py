@@ -89,7 +89,7 @@ def test_the_model_sees_display_names_and_the_store_keeps_ids(mem: Memory, serve
         ("user", "Bob: I prefer cats, sorry Alice"),
         ("user", "Carol: @bot who loves dogs? and when is Bob's birthday?"),
     ]
-    assert "shared by Alice: \"Bob's birthday is in May\" (about Bob)" in texts[0]
+    assert "Bob's birthday is in May" in texts[0] and "(about Bob)" in texts[0] and "Alice" in texts[0]
     assert not any("U1" in t or "U2" in t or "U3" in t for t in texts)  # no platform id reaches the model
     stored = mem.history("#general")
     assert [(m.user, m.name) for m in stored] == [("U1", "Alice"), ("U2", "Bob"), ("U3", "Carol"), (None, None)]

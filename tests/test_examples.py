@@ -58,7 +58,8 @@ def test_langgraph_agent_remembers_across_runs(tmp_path: Path) -> None:
     assert "agent: Noted: I am vegetarian" in first
     assert "agent: Keeping in mind:" in first and "Ana lives in Porto" in first.splitlines()[-2]
     second = _run("langgraph_agent.py", tmp_path, "--user", "bob")  # another user: sees nothing of alice's
-    assert "facts memlane keeps for bob: ['my sister Ana lives in Porto', 'I am vegetarian']" in second
+    # kept in the third person, so they read right in any prompt
+    assert """facts memlane keeps for bob: ["Bob's sister Ana lives in Porto", 'Bob is vegetarian']""" in second
     assert "facts memlane keeps for alice" not in second
 
 

@@ -293,7 +293,8 @@ def test_extracted_facts_are_validated_leniently_in_style_strictly_in_substance(
 
 @pytest.fixture
 def memory(tmp_path: Path, clock: FakeClock) -> Iterator[Memory]:
-    settings = load_settings(worker="none", embedder="none")
+    # Consolidation alone: the messages these tests write store no facts of their own.
+    settings = load_settings(worker="none", embedder="none", facts_on_write=False)
     with Memory(tmp_path / "m.db", agent="bot", settings=settings, llm=None, embedder=None, clock=clock) as mem:
         yield mem
 

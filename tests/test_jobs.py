@@ -660,3 +660,21 @@ def _child(argv: list[str]) -> None:
 
 if __name__ == "__main__":
     _child(sys.argv[1:])
+
+
+def test_a_threads_next_summary_waits_while_its_last_one_runs(tmp_path: Path) -> None:
+    """A thread's next summarize job is queued as soon as its last one is claimed; a second worker must not
+    run it meanwhile (both would read the same batch and add its facts twice)."""
+    settings = load_settings(embedder="none", worker="none")
+    with Memory(tmp_path / "m.db", agent="bot", settings=settings) as mem:
+        mem.add_message("t", "user", "one", user="alice")
+        [first] = mem.store.claim_jobs("worker-1", mem._now(), lease_seconds=60, limit=5)
+        assert first.kind == "summarize"
+        mem.add_message("t", "user", "two", user="alice")
+        mem.add_message("u", "user", "elsewhere", user="bob")
+        second = Worker(mem, name="worker-2")
+        assert second.run_once() == 1  # thread u's job; thread t's waits for worker-1's
+        assert [j.payload for j in mem.store.list_jobs("bot", status="pending")] == [{"thread": "t"}]
+        assert mem.store.complete_job(first.id, "worker-1", mem._now())
+        assert second.run_once() == 1
+        assert mem.store.list_jobs("bot", status="pending") == []

@@ -1,4 +1,4 @@
-"""``Memory(location)`` opens its store with every storage setting: ``MEMLANE_PG_*`` (pool size, HNSW
+"""``Memory(location)`` opens its store with every storage setting: ``MEMLANE_PG_*`` (pool size and wait, HNSW
 parameters, the whole-agent index) reach a ``postgresql://`` store, the SQLite tunables a SQLite one."""
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ def test_pg_settings_reach_a_memory_opened_by_url(new_pg_database: Callable[[], 
         worker="none",
         embedder="fake",
         pg_pool_size=2,
+        pg_pool_timeout=3.5,
         pg_hnsw_m=8,
         pg_hnsw_ef_construction=32,
         pg_hnsw_ef_search=77,
@@ -30,7 +31,7 @@ def test_pg_settings_reach_a_memory_opened_by_url(new_pg_database: Callable[[], 
         assert mem.recall("HNSW indexes", user="alice")
         store = mem.store
         assert (store.hnsw_m, store.hnsw_ef_construction, store.hnsw_ef_search) == (8, 32, 77)  # type: ignore[attr-defined]
-        assert store._pool.max_size == 2  # type: ignore[attr-defined]
+        assert (store._pool.max_size, store._pool.timeout) == (2, 3.5)  # type: ignore[attr-defined]
         assert (store._ivf.min_rows, store._ivf.memory) == (5000, "256MB")  # type: ignore[attr-defined]
     with psycopg.connect(url) as conn:
         options = conn.execute(

@@ -520,7 +520,7 @@ def test_a_whole_agent_search_of_a_large_store_ranks_only_its_rarest_words(store
 
 def test_ts_rank_matches_say_how_much_of_the_query_they_hold(store: PostgresStore, pg_url: str) -> None:
     """A message match's coverage is the IDFs of the query's words it holds over all of theirs (every word
-    alike before ANALYZE); facts and whole-agent matches ranked again by their vectors carry none."""
+    alike before ANALYZE); a fact's, the share of the query's word weights among facts it holds."""
     store.add_messages("other", "t", [msg(f"filler number {i}") for i in range(30)], [3] * 30, NOW)
     common = [
         m.id
@@ -542,7 +542,9 @@ def test_ts_rank_matches_say_how_much_of_the_query_they_hold(store: PostgresStor
     # Six words: the statement's next size of word slots (8), two of them left empty.
     six = held(Scope(), "go zebra moon stars comet 2023")
     assert six == pytest.approx({**dict.fromkeys(common, 1 / 6), rare: 1 / 6, both: 2 / 6})
-    assert all(c.coverage is None for c in store.keyword_search("a", "go zebra", Scope(), 50) if c.kind == "fact")
+    # Facts too carry the share of the query they hold (the words of a fact weigh their IDF among facts).
+    facts = [c.coverage for c in store.keyword_search("a", "go zebra", Scope(), 50) if c.kind == "fact"]
+    assert facts and all(c is not None and c > 0.5 for c in facts)
     with psycopg.connect(pg_url, autocommit=True) as conn:
         conn.execute("ANALYZE messages")
     store._terms.forget()
@@ -965,3 +967,41 @@ def test_a_whole_agent_vector_search_scans_a_longer_candidate_list(store: Postgr
     assert store._ef_search(Scope(user="u"), 10) == store._ef_search(Scope(thread="t"), 10) == 40
     assert store._ef_search(Scope(user="u"), 500) == 500
     assert store._ef_search(Scope(), 5000) == 1000
+
+
+def test_a_message_delivered_twice_at_once_is_stored_once_and_both_get_it(pg_url: str) -> None:
+    """Two servers handling the same retried write (one external id) at the same moment: both look, find
+    nothing, and queue on the thread's row; the second insert meets the unique index. It must answer with the
+    stored message, as a delivery found by the look does, not fail the write."""
+    settings = load_settings(embedder="none", worker="none")
+    with Memory(pg_url, agent="bot", settings=settings) as first, Memory(pg_url, agent="bot", settings=settings) as two:
+        first.add_message("t", "user", "opening line", user="alice")
+        answers: list[Any] = []
+        with psycopg.connect(pg_url) as blocker:
+            blocker.execute("SELECT 1 FROM threads WHERE key = 't' FOR UPDATE")  # both writers wait behind this
+
+            def deliver(mem: Memory) -> None:
+                try:
+                    answers.append(mem.add_message("t", "user", "hello once", user="alice", external_id="m-1"))
+                except Exception as exc:  # collected and asserted on below
+                    answers.append(exc)
+
+            writers = [threading.Thread(target=deliver, args=(m,)) for m in (first, two)]
+            for writer in writers:
+                writer.start()
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline:
+                waiting = blocker.execute(
+                    "SELECT count(*) FROM pg_stat_activity "
+                    "WHERE wait_event_type = 'Lock' AND datname = current_database()"
+                ).fetchone()
+                if waiting is not None and waiting[0] >= 2:
+                    break
+                time.sleep(0.05)
+            blocker.rollback()
+        for writer in writers:
+            writer.join(20)
+        assert len(answers) == 2 and all(not isinstance(a, BaseException) for a in answers), answers
+        assert answers[0].id == answers[1].id
+        assert [m.content for m in first.history("t")] == ["opening line", "hello once"]
+        assert [m.seq for m in first.history("t")] == [1, 2]

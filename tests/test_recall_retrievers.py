@@ -55,3 +55,31 @@ def test_a_large_agents_keyword_matches_are_ranked_by_the_one_query_embedding(tm
         words.LARGE_AGENT, words.POSTINGS_BUDGET = 30, 5
         assert [h.id for h in plain.recall(query, limit=2)] == [short, near]  # BM25: the shorter first
     assert hits[0].id == near
+
+
+def test_nested_concurrent_reads_never_wait_for_threads_they_occupy(tmp_path: Path) -> None:
+    """A recall's reads run on the process's few search threads, and some of them run reads of their own
+    (records, windows). Under load every search thread may be running such a read at once: its inner reads
+    must then run on the thread that needs them, not queue for a search thread that never frees up (a server
+    under 16 concurrent recalls hung for good that way)."""
+    import threading
+
+    from memlane.retrieval.engine import _SEARCH_THREADS, Searcher
+
+    with Memory(tmp_path / "m.db", settings=load_settings(embedder="none", worker="none")) as mem:
+        searcher = Searcher(mem.store)
+        searcher.concurrent = True  # as on PostgreSQL
+        together = threading.Barrier(_SEARCH_THREADS.workers + 1, timeout=20)
+
+        def outer() -> int:
+            together.wait()  # every search thread, and the caller's, busy with an outer read at once
+            return sum(searcher._all([lambda: 1, lambda: 2, lambda: 3]))
+
+        results: list[list[int]] = []
+        caller = threading.Thread(
+            target=lambda: results.append(searcher._all([outer] * (_SEARCH_THREADS.workers + 1))), daemon=True
+        )
+        caller.start()
+        caller.join(30)
+        assert not caller.is_alive(), "nested reads waited for search threads held by their callers: a deadlock"
+        assert results == [[6] * (_SEARCH_THREADS.workers + 1)]

@@ -70,7 +70,9 @@ def make_llm(server: FakeLLMServer, http_client: httpx.Client, **options: Any) -
 def open_memory(
     path: Path, clock: FakeClock, *, llm: LLMClient | None = None, embedder: FakeEmbedder | None = None, **settings: Any
 ) -> Memory:
-    config = load_settings(worker="none", embedder="none", **settings)
+    # The batch's own extraction is what these tests watch: the messages store no facts when written
+    # (tests/test_fact_hygiene.py covers those).
+    config = load_settings(worker="none", embedder="none", **{"facts_on_write": False, **settings})
     return Memory(path, agent="bot", settings=config, llm=llm, embedder=embedder, clock=clock)
 
 

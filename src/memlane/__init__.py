@@ -12,9 +12,8 @@ with Memory("bot.db", agent="my-bot") as mem:
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING as _TYPE_CHECKING
 
-from .async_memory import AsyncMemory
-from .config import Settings, load_settings
 from .context import Context
 from .errors import (
     ConfigError,
@@ -71,9 +70,23 @@ __all__ = [
 ]
 
 
-#: Names of the edges' packages exported here; they load on first use, so `import memlane` never imports an
-#: edge (the core does not depend on them).
-_EDGES = {"ChatCommands": "chat", "Reply": "chat", "Client": "client", "AsyncClient": "client"}
+if _TYPE_CHECKING:  # what the names loaded on first use are, for type checkers
+    from .async_memory import AsyncMemory
+    from .config import Settings, load_settings
+
+#: Names exported here that load on first use, and their modules: the edges' packages (the core does not
+#: depend on them), the awaitable facade (it brings asyncio) and the settings (pydantic; the first `Memory`
+#: loads them). `import memlane` imports none of them, so a short-lived process pays only for what it uses
+#: (tests/test_cold_start.py).
+_EDGES = {
+    "AsyncMemory": "async_memory",
+    "Settings": "config",
+    "load_settings": "config",
+    "ChatCommands": "chat",
+    "Reply": "chat",
+    "Client": "client",
+    "AsyncClient": "client",
+}
 
 
 def __getattr__(name: str) -> object:

@@ -1,8 +1,13 @@
 """Settings: defaults that work out of the box, overridden by a config file, then by ``MEMLANE_*`` env vars.
 
-Precedence, highest first: arguments given in code, environment variables (``MEMLANE_<FIELD>``), the config
-file (``MEMLANE_CONFIG``, else ``$MEMLANE_HOME/config.toml`` / ``config.yaml``), the defaults below.
+Precedence, highest first: arguments given in code, environment variables (``MEMLANE_<FIELD>``, any case), the
+config file (``MEMLANE_CONFIG``, else ``$MEMLANE_HOME/config.toml`` / ``config.yaml``), the defaults below.
 A config file may hold the keys at top level or under a ``memlane:`` (or ``memory:``) section.
+
+The sources are merged here, in a few lines, and pydantic validates the result: a pydantic model rather than
+pydantic-settings' ``BaseSettings``, whose import alone (it brings asyncio, dotenv and the loaders of a dozen
+sources memlane does not read) took longer than the rest of ``Settings`` (bench/RESULTS.md, "Cold start").
+PyYAML and platformdirs load only when a YAML file is read or the default home is needed.
 """
 
 from __future__ import annotations
@@ -14,19 +19,21 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, Literal
 
-import platformdirs
-import yaml
-from pydantic import Field, ValidationError, field_validator
-from pydantic.fields import FieldInfo
-from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .errors import ConfigError
 
-__all__ = ["Settings", "default_home", "load_settings"]
+__all__ = ["ENV_PREFIX", "Settings", "default_home", "load_settings"]
+
+#: The prefix of the environment variables that set memlane's settings (``MEMLANE_AGENT`` sets ``agent``).
+ENV_PREFIX = "MEMLANE_"
 
 #: recall()'s default floor on a hit's score (the ``min_score`` setting), calibrated on bench/facts.py and
 #: bench/locomo.py with the default preset and the local MiniLM embedder (bench/RESULTS.md, issue 38).
 MIN_SCORE = 0.15
+#: The embedding models that floor was calibrated with: with another model (whose cosines run on another
+#: scale), or keyword search alone, recall() has no floor unless ``min_score`` is given.
+CALIBRATED_MODELS = frozenset({"all-MiniLM-L6-v2-int8"})
 
 _config_file: ContextVar[Path | None] = ContextVar("memlane_config_file", default=None)
 
@@ -34,7 +41,11 @@ _config_file: ContextVar[Path | None] = ContextVar("memlane_config_file", defaul
 def default_home() -> Path:
     """The memlane home directory: ``$MEMLANE_HOME``, else the user's data dir (e.g. ~/.local/share/memlane)."""
     env = os.environ.get("MEMLANE_HOME")
-    return Path(env).expanduser() if env else Path(platformdirs.user_data_dir("memlane"))
+    if env:
+        return Path(env).expanduser()
+    import platformdirs  # only when the home is not given
+
+    return Path(platformdirs.user_data_dir("memlane"))
 
 
 def memory_bytes(text: str) -> int:
@@ -49,10 +60,18 @@ def memory_bytes(text: str) -> int:
     return int(match.group(1)) * {"kB": 1 << 10, "MB": 1 << 20, "GB": 1 << 30, "TB": 1 << 40}[match.group(2)]
 
 
-class Settings(BaseSettings):
-    """Every tunable of memlane, with its default."""
+class Settings(BaseModel):
+    """Every tunable of memlane, with its default.
 
-    model_config = SettingsConfigDict(env_prefix="MEMLANE_", extra="forbid", validate_default=True)
+    ``Settings(**values)`` reads the sources as the module docstring says: ``values`` win over the ``MEMLANE_*``
+    environment variables, which win over the config file, which wins over the defaults.
+
+    Raises:
+        ValidationError: a value is invalid (:func:`load_settings` raises it as a ``ConfigError``).
+        ConfigError: the config file is unusable.
+    """
+
+    model_config = ConfigDict(extra="forbid", validate_default=True)
 
     home: Path = Field(default_factory=default_home, description="Directory of the default database.")
     database: str | None = Field(None, description="SQLite path or postgresql:// URL; default <home>/memlane.db.")
@@ -87,6 +106,12 @@ class Settings(BaseSettings):
     busy_timeout_ms: int = Field(5000, ge=0, description="How long SQLite waits for a lock before retrying.")
     lock_retries: int = Field(8, ge=0, description="Retries with backoff when the database stays locked.")
     pg_pool_size: int = Field(10, ge=1, description="Most connections a PostgreSQL store opens per process.")
+    pg_pool_timeout: float = Field(
+        5.0,
+        gt=0,
+        description="Seconds a PostgreSQL call waits for a pooled connection before failing with StorageError "
+        "(HTTP 503): how long a request takes to fail while the database is down.",
+    )
     pg_hnsw_m: int = Field(16, ge=2, le=100, description="HNSW graph degree of PostgreSQL vector indexes.")
     pg_hnsw_ef_construction: int = Field(
         64, ge=4, le=1000, description="HNSW candidate list size while building PostgreSQL vector indexes."
@@ -125,13 +150,25 @@ class Settings(BaseSettings):
     memory_cap: int = Field(
         10, ge=1, description="Most memories an agent keeps per audience (its own, a user's, a group's); compaction."
     )
+    memory_decay_days: int = Field(
+        30,
+        ge=0,
+        description="Facts neither recalled nor shown in a context for this many days rank lower in context() "
+        "(0: no decay).",
+    )
+    facts_on_write: bool = Field(
+        True,
+        description="Store the facts a user's message states plainly (rules, no LLM) with the message itself "
+        "(false: only when its batch is summarized).",
+    )
     search_preset: str = Field("default", description="Named search preset used by recall().")
-    min_score: float = Field(
-        MIN_SCORE,
+    min_score: float | None = Field(
+        None,
         ge=0.0,
         le=1.0,
-        description="recall() leaves out hits scoring below this (0 turns the floor off); the scores of the default "
-        "preset mean the same in every query, and the default was calibrated on bench/facts.py and bench/locomo.py.",
+        description="recall() leaves out hits scoring below this (0 turns the floor off). Unset: 0.15 with the local "
+        "MiniLM model it was calibrated with on bench/facts.py and bench/locomo.py, no floor with another embedder "
+        "(its cosines run on another scale) or keyword search alone.",
     )
     llm_provider: str | None = Field(None, description="openai, ollama, anthropic or none.")
     llm_base_url: str | None = None
@@ -170,6 +207,10 @@ class Settings(BaseSettings):
         0.2, ge=0, le=1, description="Background LLM jobs wait while less than this share of the budget is left."
     )
 
+    def __init__(self, **values: Any) -> None:
+        path = _config_file.get() or _find_config_file()
+        super().__init__(**{**(read_config_file(path) if path else {}), **_environment(), **values})
+
     @field_validator("pg_index_memory")
     @classmethod
     def _memory_size(cls, value: str) -> str:
@@ -185,27 +226,17 @@ class Settings(BaseSettings):
         """The database to open: the configured path/URL, else ``<home>/memlane.db``."""
         return self.database or str(self.home / "memlane.db")
 
-    @classmethod
-    def settings_customise_sources(
-        cls,
-        settings_cls: type[BaseSettings],
-        init_settings: PydanticBaseSettingsSource,
-        env_settings: PydanticBaseSettingsSource,
-        dotenv_settings: PydanticBaseSettingsSource,
-        file_secret_settings: PydanticBaseSettingsSource,
-    ) -> tuple[PydanticBaseSettingsSource, ...]:
-        return (init_settings, env_settings, _FileSource(settings_cls))
 
-
-class _FileSource(PydanticBaseSettingsSource):
-    """Reads the optional TOML or YAML config file."""
-
-    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
-        return None, field_name, False  # unused: __call__ returns the whole mapping
-
-    def __call__(self) -> dict[str, Any]:
-        path = _config_file.get() or _find_config_file()
-        return read_config_file(path) if path else {}
+def _environment() -> dict[str, str]:
+    """The settings given by ``MEMLANE_<FIELD>`` environment variables (names in any case). Others with the
+    prefix are ignored, as variables for other tools may share it (``MEMLANE_HOME`` is one of the settings)."""
+    prefix = ENV_PREFIX.lower()
+    found: dict[str, str] = {}
+    for name, value in os.environ.items():
+        field = name.lower().removeprefix(prefix)
+        if len(field) < len(name) and field in Settings.model_fields:
+            found[field] = value
+    return found
 
 
 def _find_config_file() -> Path | None:
@@ -240,8 +271,16 @@ def read_config_file(path: Path) -> dict[str, Any]:
     """
     try:
         text = path.read_text(encoding="utf-8")
-        data: Any = tomllib.loads(text) if path.suffix == ".toml" else yaml.safe_load(text)
-    except (OSError, tomllib.TOMLDecodeError, yaml.YAMLError) as exc:
+        if path.suffix == ".toml":
+            data: Any = tomllib.loads(text)
+        else:
+            import yaml  # only for a YAML file
+
+            try:
+                data = yaml.safe_load(text)
+            except yaml.YAMLError as exc:
+                raise ConfigError(f"cannot read config file {path}: {exc}") from exc
+    except (OSError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"cannot read config file {path}: {exc}") from exc
     data = data or {}
     if not isinstance(data, dict):

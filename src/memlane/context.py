@@ -2,26 +2,53 @@
 
 The result holds the system prompt, the latest summaries, relevant facts, recalled items and as many
 recent messages as fit. Its exact size (OpenAI chat framing, the configured tokenizer) never exceeds the
-budget: sections are filled within their shares, then the whole request is counted exactly and the
-least valuable pieces are dropped until it fits. Tool calls travel with their results or not at all.
+budget. The memory sections share one allowance, the sum of their shares of the budget (55 % by default),
+handed out by priority: what the user asked to keep in mind, then facts (most important and relevant
+first), then the pipeline's sections (agent memories, the profile), summaries, and recalled turns last;
+each section takes what it needs of what the sections before it left. Recent messages fill the rest. The
+whole request is then counted exactly and the least valuable pieces are dropped until it fits: the oldest
+turns first, then recalled turns, summaries, the pipeline's sections and facts, in that order. Tool calls
+travel with their results or not at all.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
 from .errors import InvalidInput
 from .tokens import REPLY_PRIMING, Tokenizer
 from .types import Fact, Hit, Message, Summary
 
-__all__ = ["Context", "ContextBudget", "Section", "TokenCounts", "assemble", "group_turns"]
+__all__ = [
+    "ABOUT",
+    "FACTS",
+    "MEMORIES",
+    "RECALLED",
+    "SUMMARIES",
+    "Context",
+    "ContextBudget",
+    "Section",
+    "TokenCounts",
+    "assemble",
+    "group_turns",
+    "rank_facts",
+]
+
+# Priorities of the memory sections (lower first): who gets the budget when there is not room for all.
+ABOUT = 0  # what the user asked the bot to keep in mind
+FACTS = 1
+MEMORIES = 2  # the pipeline's sections: agent memories, the profile or digest
+SUMMARIES = 3
+RECALLED = 4
 
 
 @dataclass(frozen=True, slots=True)
 class Section:
-    """A titled block of lines for the system message, with the largest share of the budget it may take.
+    """A titled block of lines for the system message: ``share`` is what it adds to the allowance of the
+    memory sections, ``priority`` when it is served from it (see the module doc).
 
     Pipeline steps contribute them (profiles, digests, agent memories); :func:`assemble` fits them in.
     """
@@ -29,15 +56,48 @@ class Section:
     title: str
     lines: list[str] = field(default_factory=list)
     share: float = 0.1
+    priority: int = MEMORIES
 
 
 @dataclass(frozen=True, slots=True)
 class ContextBudget:
-    """Largest share of the budget each optional section may take (the rest goes to recent messages)."""
+    """What the built-in sections add to the allowance of the memory sections, as shares of the budget
+    (the pipeline's sections add their own; what the sections leave goes to recent messages)."""
 
     summaries: float = 0.15
     facts: float = 0.15
     recalled: float = 0.15
+
+
+ABOUT_THE_QUERY = 0.75
+"""A fact whose search score is at least this share of the best fact's is one the query is about."""
+IMPORTANCE_OF_RELEVANCE = 2.0
+"""What relevance to the query (the search score over the best one's, 0–1) adds to importance (1–5)."""
+DECAY = 1.5
+"""What a fact neither recalled nor shown for ``memory_decay_days`` loses against importance."""
+
+
+def rank_facts(
+    facts: Sequence[Fact], relevance: Mapping[int, float], *, now: datetime, decay_days: float | None
+) -> list[Fact]:
+    """Facts in the order ``context()`` gives them its budget.
+
+    ``relevance`` maps fact ids to their search score for the query over the best fact's (0–1; absent:
+    not found). The facts the query is about (at least :data:`ABOUT_THE_QUERY`) come first, the others
+    after them; within each group by importance (1–5) plus :data:`IMPORTANCE_OF_RELEVANCE` × relevance,
+    less :data:`DECAY` for a fact neither recalled nor shown for ``decay_days`` days (since its creation,
+    when never; 0 or None: no decay). Ties keep the given order."""
+    cutoff = None if not decay_days else now - timedelta(days=decay_days)
+
+    def key(indexed: tuple[int, Fact]) -> tuple[bool, float, int]:
+        i, f = indexed
+        relevant = relevance.get(f.id, 0.0)
+        worth = f.importance + IMPORTANCE_OF_RELEVANCE * relevant
+        if cutoff is not None and (f.last_accessed_at or f.created_at) < cutoff:
+            worth -= DECAY
+        return relevant < ABOUT_THE_QUERY, -worth, i
+
+    return [f for _, f in sorted(enumerate(facts), key=key)]
 
 
 @dataclass(slots=True)
@@ -55,6 +115,8 @@ class Context:
     dropped_messages: int = 0
     extra_sections: list[tuple[str, list[str]]] = field(default_factory=list)
     """Sections added by the pipeline (profile, digest, agent memories ...), before the built-in ones."""
+    section_priorities: dict[str, int] = field(default_factory=dict, repr=False)
+    """The priority of each of ``extra_sections``, by title (which goes first when the budget is short)."""
 
     def system_text(self) -> str:
         """The system message: the prompt followed by one titled section per kind of memory."""
@@ -136,7 +198,10 @@ def _fact_line(f: Fact) -> str:
         # Written by a user for everyone: attributed and quoted, so the model reads it as that user's words
         # (data), never as an instruction of the prompt.
         return f'[{f.category}] shared by {f.owner}: "{text.replace(chr(34), chr(39))}"{about}'
-    return f"[{f.category}] {text}{about}"
+    # A user's private fact is personal: seen only by its owner (the memorial design's tag). The agent's own
+    # facts carry no tag.
+    personal = " (personal)" if f.owner is not None else ""
+    return f"[{f.category}] {text}{about}{personal}"
 
 
 def _hit_line(h: Hit) -> str:
@@ -208,8 +273,9 @@ def assemble(
         budget=budget,
         encoding=tokenizer.encoding,
     )
-    filler = _SectionFiller(counted, budget, used=_framing_cost(tokenizer, ctx, budget))
-    _fill_sections(ctx, filler, shares, summaries, facts, recalled, extra_sections)
+    shared = shares.summaries + shares.facts + shares.recalled + sum(s.share for s in extra_sections)
+    filler = _SectionFiller(counted, budget, used=_framing_cost(tokenizer, ctx, budget), allowance=int(budget * shared))
+    _fill_sections(ctx, filler, summaries, facts, recalled, extra_sections)
     # Messages are counted one by one (a request's count is the sum of its messages' counts), on top of
     # the exact count of everything chosen so far.
     used = tokenizer.count_messages(ctx.to_messages())
@@ -254,46 +320,56 @@ def _framing_cost(tokenizer: Tokenizer, ctx: Context, budget: int) -> int:
 
 
 class _SectionFiller:
-    """Chooses the lines of each section within its share of the budget, keeping a running total."""
+    """Chooses the lines of each section from what is left of the sections' allowance, keeping a running
+    total."""
 
-    def __init__(self, counted: TokenCounts, budget: int, used: int) -> None:
+    def __init__(self, counted: TokenCounts, budget: int, used: int, allowance: int) -> None:
         self.counted = counted
         self.budget = budget
         self.used = used
+        self.left = allowance
 
-    def take(self, items: Sequence[Any], line: Callable[[Any], str], share: float, title: str) -> list[Any]:
-        """The items (in order) whose lines fit both the section's cap and what is left of the budget."""
-        cap = int(self.budget * share)
+    def take(self, items: Sequence[Any], line: Callable[[Any], str], title: str) -> list[Any]:
+        """The items (in order) whose lines fit both what is left of the allowance and of the budget."""
         spent = self.counted.text(f"\n\n## {title}\n") if items else 0
         chosen: list[Any] = []
         for item in items:
             cost = self.counted.text(f"- {line(item)}\n")
-            if spent + cost > cap or self.used + spent + cost > self.budget:
+            if spent + cost > self.left or self.used + spent + cost > self.budget:
                 continue
             chosen.append(item)
             spent += cost
         if chosen:
             self.used += spent
+            self.left -= spent
         return chosen
 
 
 def _fill_sections(
     ctx: Context,
     filler: _SectionFiller,
-    shares: ContextBudget,
     summaries: Sequence[Summary],
     facts: Sequence[Fact],
     recalled: Sequence[Hit],
     extra_sections: Sequence[Section],
 ) -> None:
-    """Fill the pipeline's sections first, then summaries, facts and recalled items, each within its share."""
+    """Fill the sections in order of priority (see the module doc); the pipeline's keep their given order."""
+    built_in: list[tuple[int, str, Sequence[Any], Callable[[Any], str]]] = [
+        (FACTS, "Remembered facts", facts, _fact_line),
+        (SUMMARIES, "Summary of earlier conversation", summaries, _summary_line),
+        (RECALLED, "Related from past conversations", recalled, _hit_line),
+    ]
+    queue = [(s.priority, s.title, s.lines, str) for s in extra_sections] + built_in
+    chosen: dict[str, list[Any]] = {}
+    for _, title, items, line in sorted(queue, key=lambda entry: entry[0]):  # stable: equal priorities keep order
+        chosen[title] = filler.take(items, line, title)
     for section in extra_sections:
-        lines = filler.take(section.lines, str, section.share, section.title)
-        if lines:
-            ctx.extra_sections.append((section.title, lines))
-    ctx.summaries = filler.take(summaries, _summary_line, shares.summaries, "Summary of earlier conversation")
-    ctx.facts = filler.take(facts, _fact_line, shares.facts, "Remembered facts")
-    ctx.recalled = filler.take(recalled, _hit_line, shares.recalled, "Related from past conversations")
+        if chosen[section.title]:
+            ctx.extra_sections.append((section.title, chosen[section.title]))
+            ctx.section_priorities[section.title] = section.priority
+    ctx.facts = chosen["Remembered facts"]
+    ctx.summaries = chosen["Summary of earlier conversation"]
+    ctx.recalled = chosen["Related from past conversations"]
 
 
 def _fit_recent(
@@ -336,8 +412,9 @@ def _trim_to_budget(
     held: list[Message] | None = None,
 ) -> None:
     """Count the final request exactly and drop the least valuable pieces until it fits ``ctx.budget``:
-    the oldest turns first, then the pinned messages (oldest first), recalled items, facts, summaries and
-    the pipeline's sections."""
+    the oldest turns first, then the pinned messages (oldest first), then the memory sections' lines from
+    the lowest priority up (recalled items, summaries, the pipeline's sections, facts, the user's own), the
+    last line of each first."""
     held = held if held is not None else []
     ctx.tokens = _exact_tokens(ctx, tokenizer, sizes)
     while ctx.tokens > ctx.budget:
@@ -347,17 +424,24 @@ def _trim_to_budget(
         elif held:
             held.pop(0)
             ctx.messages = list(held)
-        elif ctx.recalled:
-            ctx.recalled.pop()
-        elif ctx.facts:
-            ctx.facts.pop()
-        elif ctx.summaries:
-            ctx.summaries.pop()
-        elif ctx.extra_sections:
-            _, lines = ctx.extra_sections[-1]
-            lines.pop()
-            if not lines:
-                ctx.extra_sections.pop()
-        else:  # pragma: no cover - base <= budget was checked above
+        elif not _drop_lowest_line(ctx):  # pragma: no cover - base <= budget was checked above
             break
         ctx.tokens = _exact_tokens(ctx, tokenizer, sizes)
+
+
+def _drop_lowest_line(ctx: Context) -> bool:
+    """Drop the last line of the memory section of lowest priority (of equal ones, the last shown); False
+    when no line is left."""
+    n = len(ctx.extra_sections)
+    slots: list[tuple[int, int, list[Any]]] = [
+        (ctx.section_priorities.get(title, MEMORIES), i, lines) for i, (title, lines) in enumerate(ctx.extra_sections)
+    ]
+    slots += [(SUMMARIES, n, ctx.summaries), (FACTS, n + 1, ctx.facts), (RECALLED, n + 2, ctx.recalled)]
+    filled = [slot for slot in slots if slot[2]]
+    if not filled:
+        return False
+    _, index, lines = max(filled, key=lambda slot: (slot[0], slot[1]))
+    lines.pop()
+    if index < n and not lines:
+        del ctx.extra_sections[index]
+    return True

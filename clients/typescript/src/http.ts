@@ -1,6 +1,9 @@
 /**
  * Sending one request with the platform's `fetch`: the bearer key, a timeout, retries of 429 answers as
- * long as the server's Retry-After allows, and error answers turned into {@link MemlaneError} classes.
+ * long as the server's Retry-After allows, retries of a request the server never answered (or answered 503:
+ * its store unreachable) with backoff, and error answers turned into {@link MemlaneError} classes. Every write
+ * carries one `Idempotency-Key` over its tries, so a message the server did store before the connection broke
+ * is stored once.
  */
 import { errorFor, MemlaneError, Unreachable } from "./errors.js";
 
@@ -10,7 +13,8 @@ export interface TransportOptions {
   key?: string | null | undefined;
   /** Milliseconds per attempt before giving up with {@link Unreachable}. */
   timeout: number;
-  /** Retries of a 429 answer (0: throw {@link RateLimited} at once). */
+  /** Retries of a 429 answer (0: throw {@link RateLimited} at once), and of a request that got no answer or a
+   * 503 (waiting 250 ms, then 500 ms, 1 s ...). */
   maxRetries: number;
   /** The longest wait for one retry, in milliseconds; a longer Retry-After is thrown as {@link RateLimited}. */
   maxRetryDelay: number;
@@ -78,6 +82,7 @@ export class Transport {
       headers["content-type"] = request.contentType ?? "text/plain";
       body = request.text;
     }
+    if (request.method !== "GET") headers["idempotency-key"] = crypto.randomUUID();
     const url = this.url + request.path + queryString(request.query);
     for (let attempt = 0; ; attempt++) {
       let response: Response;
@@ -89,12 +94,20 @@ export class Transport {
           signal: AbortSignal.timeout(timeout),
         });
       } catch (error) {
+        if (attempt < maxRetries) {
+          await sleep(250 * 2 ** attempt);
+          continue;
+        }
         const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
         throw new Unreachable(`cannot reach the memlane server at ${this.url}: ${why}`, { cause: error });
       }
       if (response.ok) return response;
       const text = await response.text();
       const retryAfter = parseRetryAfter(response.headers.get("retry-after"));
+      if (response.status === 503 && attempt < maxRetries) {
+        await sleep(250 * 2 ** attempt);
+        continue;
+      }
       if (response.status === 429 && attempt < maxRetries) {
         const wait = retryAfter === undefined ? 500 * 2 ** attempt : retryAfter * 1000;
         if (wait <= maxRetryDelay) {

@@ -143,3 +143,22 @@ test("externalMessage answers null for a 404 only; other errors are thrown", asy
   assert.equal(await mem.externalMessage("t", "nope"), null);
   assert.ok((await mem.externalMessage("t", "nope").catch((e) => e)) instanceof ServerError);
 });
+
+test("a write whose answer never came, or came as 503, is sent again with the same Idempotency-Key", async () => {
+  const calls = [];
+  const fetch = async (url, init) => {
+    calls.push({ url, init });
+    if (calls.length === 1) throw new TypeError("fetch failed: socket hang up");
+    if (calls.length === 2) return new Response(problem(503), { status: 503 });
+    return new Response('{"id": 9, "thread": "t", "seq": 1}', { status: 201 });
+  };
+  const mem = new Memlane({ url: "http://memlane.invalid", agent: "bot", fetch, maxRetries: 2 });
+  const stored = await mem.addMessage("t", "user", "did this arrive?", { user: "u" });
+  assert.equal(stored.id, 9);
+  assert.equal(calls.length, 3);
+  const keys = calls.map((c) => c.init.headers["idempotency-key"]);
+  assert.ok(keys[0] && keys.every((k) => k === keys[0]), JSON.stringify(keys));
+  const read = scripted([200, {}, "[]"]);
+  await new Memlane({ url: "http://memlane.invalid", agent: "bot", fetch: read.fetch }).facts();
+  assert.equal(read.calls[0].init.headers["idempotency-key"], undefined, "reads carry no key");
+});

@@ -153,7 +153,8 @@ class ChatCommands:
             kinds=["fact"],
             limit=self.recall_limit,
             metadata={"channel": channel},  # the facts remembered in this channel, a filter inside the search
-        )  # below the recall floor (the min_score setting) nothing is relevant: "I don't recall ..."
+            # min_score: issue 38 floor (the min_score setting applies when none is passed)
+        )
         if not hits:
             return self._say("recall_none", topic=topic)
         lines = [self.templates["recall_header"]]

@@ -18,7 +18,8 @@ speaker of a message); ``name`` is the speaker's display name and ``names`` the 
 ``@handle`` (a known id or display name, else the handle itself as the id). A fact keeps its mentions as
 ``<@id>`` tokens and is about (``subject``) the first person it mentions; without a mention, the first known
 display name it contains, else the speaker when it is in the first person ("my", "I"). Display names appear
-only in what the model sees and in the replies, so a renamed user keeps their facts.
+only in what the model sees and in the replies, so a renamed user keeps their facts; the ids memlane writes
+into a context (a fact's owner and subject, a recalled turn's speaker) are shown as display names too.
 
 Facts told in a group channel are said in front of everyone: they are stored ``visibility="shared"`` by
 default (``visibility="private"`` keeps them the speaker's). Give each server or workspace its own agent
@@ -213,7 +214,7 @@ class MentionCommands:
         ctx = await self.memory.context(
             channel, query=query or text, user=user, budget=self.budget, system_prompt=self.system_prompt
         )
-        prompt = prompt_messages(ctx, self.shown)
+        prompt = prompt_messages(ctx, self.shown, system=self._system_shown)
         prompt.append(ChatMessage.user(spoken(name or user, self.shown(text))))
         llm = self.llm
         answer = await asyncio.to_thread(
@@ -273,15 +274,18 @@ class MentionCommands:
         return speaker if _FIRST_PERSON.match(fact) else None
 
     def shown(self, text: str) -> str:
-        """``text`` as people and the model read it: ``<@id>`` tokens and the ids memlane writes into a
-        context ("(about U2)", "shared by U2: ...", a recalled turn's "U2: ...") as display names."""
-        text = _TOKEN.sub(lambda m: self._names.get(m[1], m[1]), text)
-        if not self._names:
+        """``text`` as people and the model read it: ``<@id>`` tokens as display names."""
+        return _TOKEN.sub(lambda m: self._names.get(m[1], m[1]), text)
+
+    def _system_shown(self, text: str) -> str:
+        """The context's system text as the model reads it: its mentions, and the ids memlane writes into it
+        (a fact's owner and subject, a recalled turn's speaker), as display names."""
+        text = self.shown(text)
+        named = [uid for uid, display in self._names.items() if display != uid]
+        if not named:
             return text
-        ids = "|".join(re.escape(uid) for uid in sorted(self._names, key=len, reverse=True))
-        text = re.sub(rf"\(about ({ids})\)", lambda m: f"(about {self._names[m[1]]})", text)
-        text = re.sub(rf"shared by ({ids}): ", lambda m: f"shared by {self._names[m[1]]}: ", text)
-        return re.sub(rf"(?m)(\] )({ids}): ", lambda m: f"{m[1]}{self._names[m[2]]}: ", text)
+        ids = "|".join(re.escape(uid) for uid in sorted(named, key=len, reverse=True))
+        return re.sub(rf"(?<![\w<@])(?:{ids})(?![\w>])", lambda m: self._names[m[0]], text)
 
     def _say(self, key: str, **values: Any) -> Reply:
         return Reply(self.templates[key].format(bot=self.addressed_as[0], **values))

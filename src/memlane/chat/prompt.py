@@ -21,14 +21,17 @@ def spoken(speaker: str | None, text: str) -> str:
     return f"{speaker}: {text}" if speaker else text
 
 
-def prompt_messages(ctx: Context, rename: Callable[[str], str] | None = None) -> list[ChatMessage]:
+def prompt_messages(
+    ctx: Context, rename: Callable[[str], str] | None = None, *, system: Callable[[str], str] | None = None
+) -> list[ChatMessage]:
     """The context as chat messages: its system text, then its recent turns (user turns with their
-    speaker; tool calls and results left out). ``rename`` rewrites every text the model sees."""
+    speaker; tool calls and results left out). ``rename`` rewrites the turns' texts, ``system`` the system
+    text (default: ``rename``)."""
     same: Callable[[str], str] = rename or (lambda text: text)
     out: list[ChatMessage] = []
-    system = ctx.system_text()
-    if system:
-        out.append(ChatMessage.system(same(system)))
+    text = ctx.system_text()
+    if text:
+        out.append(ChatMessage.system((system or same)(text)))
     for m in ctx.messages:
         if m.role not in ("system", "user", "assistant") or not m.content or not m.content.strip():
             continue

@@ -12,7 +12,7 @@ import secrets
 import sys
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console, RenderableType
@@ -21,13 +21,13 @@ from rich.text import Text
 
 from memlane import Memory
 from memlane.errors import MemlaneError, ProviderError
-from memlane.llm import ChatMessage
-from memlane.pipeline.memories import format_memory, visible_memories
-from memlane.pipeline.profile import profile_of
 from memlane.validation import check_optional_key
 
 from .render import console, context_view, facts_table, hits_table, messages_table, plural, threads_table
 from .state import get_state
+
+if TYPE_CHECKING:  # the LLM layer and the pipeline load when a chat starts, not with every command
+    from memlane.llm import ChatMessage
 
 __all__ = ["DEFAULT_SYSTEM_PROMPT", "ChatSession", "chat"]
 
@@ -69,6 +69,8 @@ def _new_thread_key() -> str:
 
 def _chat_messages(messages: Sequence[dict[str, Any]]) -> list[ChatMessage]:
     """The context's OpenAI-style messages as chat messages (tool calls and results are left out)."""
+    from memlane.llm import ChatMessage
+
     out: list[ChatMessage] = []
     for m in messages:
         content = m.get("content")
@@ -305,11 +307,15 @@ class ChatSession:
         if self.user is None:
             self.say("Start the chat with --user NAME to have a profile.")
             return
+        from memlane.pipeline.profile import profile_of
+
         text = profile_of(self.mem, self.user)
         self.say(text if text else f"Nothing is known about {self.user} yet.")
 
     def memories(self, arg: str) -> None:
         """/memories"""
+        from memlane.pipeline.memories import format_memory, visible_memories
+
         found = visible_memories(self.mem, self.user)
         if not found:
             self.say("No memories yet; /end makes one of this conversation.")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -12,14 +12,15 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from memlane import load_settings
 from memlane.errors import NotFound
 from memlane.store import Store, open_store_for
-from memlane.store.copy import CopyProgress, CopyReport, copy_store
 from memlane.store.migrate import migrate_store, sqlite_file
 
 from .render import console, emit_json, plural, show, status_table, to_jsonable
 from .state import get_state
+
+if TYPE_CHECKING:
+    from memlane.store.copy import CopyProgress, CopyReport
 
 __all__ = ["copy", "db_app", "migrate", "status"]
 
@@ -62,6 +63,8 @@ def migrate(
 
         memlane db migrate --db postgresql://memlane@db.internal/memlane
     """
+    from memlane import load_settings  # pydantic: only for a command that opens a store
+
     state = get_state(ctx)
     settings = load_settings(state.config)
     location = db or state.db or settings.database_location()
@@ -108,6 +111,9 @@ def copy(
 
         memlane --json db copy postgresql://memlane@db.internal/memlane backup.db --agent my-bot
     """
+    from memlane import load_settings
+    from memlane.store.copy import copy_store  # only for this command
+
     state = get_state(ctx)
     settings = load_settings(state.config)
     path = sqlite_file(source)

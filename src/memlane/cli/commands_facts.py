@@ -89,7 +89,7 @@ def facts(
     """
     state = get_state(ctx)
     source = check_optional_key(thread, "--thread")
-    with state.open(existing=True) as mem:
+    with state.open(existing=True, reads_only=True) as mem:
         found = mem.facts(
             user,
             subject=subject,

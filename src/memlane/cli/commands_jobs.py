@@ -16,7 +16,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from memlane import Memory, load_settings
+from memlane import Memory
 from memlane.errors import InvalidInput
 from memlane.pipeline.usage import BudgetStatus, UsageTotals
 from memlane.pipeline.worker import JobOutcome, Worker
@@ -37,6 +37,8 @@ def _open(state: CliState, *, for_work: bool = False) -> Memory:
     Listing needs the store to exist (a mistyped --db is an error, not a new empty store); a worker may
     start before anything was written, like any long-lived process of an app.
     """
+    from memlane import load_settings  # pydantic: only for a command that opens a store
+
     settings = load_settings(state.config, worker="none")
     if not for_work:
         require_store(state.location(settings))

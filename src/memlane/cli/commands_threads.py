@@ -1,4 +1,16 @@
-"""Conversation commands: add, history, threads, reset, end, prune (idle threads or old messages)."""
+"""Conversation commands: add, history, threads, reset, end, prune (idle threads or old messages).
+
+``memlane add`` returns once its message is stored *with its vector*: with the local model the write
+returns at once and the process's helper embeds the text before the process ends (``Memory.close`` waits).
+Leaving the vector pending for the next process instead was measured (bench/RESULTS.md, "Cold start"): it
+saves at most ~0.25 s of CPU of ~1.3 s (the model's load and one run; most of an add is the token counter's
+vocabulary, which every add needs), and it would cost users more than that. A long-lived process that
+already has the store open (a bot, ``memlane serve``, ``memlane mcp``) looks for messages left pending only
+when it opens the store, so it would not find the new message by its meaning until it restarts or
+``memlane reindex`` runs; and the next ``memlane recall`` would pay the same embedding anyway. Commands that
+only read rows (``history``, ``threads``, ``facts``) never load the model: what a stopped process left
+pending stays for the next process that writes or recalls.
+"""
 
 from __future__ import annotations
 
@@ -85,7 +97,7 @@ def history(
         memlane --json history general --limit 10
     """
     state = get_state(ctx)
-    with state.open(existing=True) as mem:
+    with state.open(existing=True, reads_only=True) as mem:
         messages = mem.history(thread, limit=limit)
         if not messages:
             mem.thread(thread)  # an unknown thread is an error (likely a typo), an emptied one is not
@@ -112,7 +124,7 @@ def threads(
         memlane threads --user alice --status open
     """
     state = get_state(ctx)
-    with state.open(existing=True) as mem:
+    with state.open(existing=True, reads_only=True) as mem:
         found = mem.threads(user, status=status, limit=limit)
     show(state.json, {"threads": found}, threads_table(found) if found else "No threads yet.")
 

@@ -63,7 +63,9 @@ def _clear_previous_demo(mem: Memory) -> None:
     facts = mem.facts(all_users=True, include_superseded=True)
     if not threads and not facts:
         return
-    if not all(t.metadata.get(DEMO_MARK) for t in threads) or not all(f.metadata.get(DEMO_MARK) for f in facts):
+    ours = {t.key for t in threads if t.metadata.get(DEMO_MARK)}
+    # The demo's facts: those it remembered, and those its messages stated (learned as they were written).
+    if len(ours) != len(threads) or not all(f.metadata.get(DEMO_MARK) or f.source_thread in ours for f in facts):
         raise Conflict(
             f"{mem.store.location} already holds memory of agent {mem.agent!r}; "
             "the demo needs a fresh store: give it a new --db path"
@@ -111,7 +113,8 @@ def load_demo(mem: Memory, data: dict[str, Any], now: datetime) -> dict[str, int
             )
     finally:
         mem.clock = real_clock
-    return {"threads": len(data["threads"]), "messages": messages, "facts": len(data["facts"])}
+    # The facts the sample remembers, and those its messages state (memlane learns them as they are written).
+    return {"threads": len(data["threads"]), "messages": messages, "facts": len(mem.facts(all_users=True))}
 
 
 @dataclass(slots=True)

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
-from memlane import Memory, Settings, load_settings
+from memlane import Memory
 from memlane.errors import NotFound
 from memlane.store.migrate import sqlite_file
+
+if TYPE_CHECKING:
+    from memlane import Settings
 
 __all__ = ["CliState", "get_state", "require_store"]
 
@@ -30,6 +34,7 @@ class CliState:
         check_model: bool = True,
         worker: str | None = "none",
         existing: bool = False,
+        reads_only: bool = False,
     ) -> Memory:
         """Open the memory the options point at (``db`` overrides ``--db``); close it when done.
 
@@ -38,14 +43,21 @@ class CliState:
         a long-lived process, or the next ``Memory`` with a worker thread; ``worker=None`` keeps the setting.
         ``existing=True`` is for commands that only read or change what is stored: a SQLite file that does
         not exist is an error instead of a new empty store (a mistyped ``--db``). Only writes create a store.
+        ``reads_only=True`` is for commands that read rows and need no vector (history, threads, facts): the
+        messages a stopped process left without their vectors stay for the next process that writes or
+        recalls, so such a command never loads the embedding model.
 
         Raises:
             ConfigError: the settings or config file are invalid. StorageError: the store cannot be opened.
             ModelMismatch: the store was embedded with another model (unless ``check_model`` is false).
             NotFound: ``existing`` and there is no SQLite file at the location.
         """
+        from memlane import load_settings  # pydantic: only for a command that opens a store
+
         location = db if db is not None else self.db
-        settings = load_settings(self.config, worker=worker)
+        # embed_behind=False: no helper embeds what a stopped process left (a command that writes nothing
+        # embeds nothing either way).
+        settings = load_settings(self.config, worker=worker, embed_behind=False if reads_only else None)
         if existing:
             require_store(str(location) if location is not None else settings.database_location())
         memory = Memory(location, agent=self.agent, settings=settings, check_model=check_model)

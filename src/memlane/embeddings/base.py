@@ -17,15 +17,16 @@ from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import Future
-from typing import Literal, Self, TypeAlias
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Literal, Self, TypeAlias
 
 from memlane.errors import ConfigError, InvalidInput, InvalidOutput
 from memlane.pools import LazyPool
 
 from .coalesce import Coalescer
+
+if TYPE_CHECKING:  # numpy loads with the first vectors made, not with the embedder's object
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = ["KINDS", "EmbedKind", "Embedder", "Vectors", "normalize_rows"]
 
@@ -33,7 +34,7 @@ EmbedKind: TypeAlias = Literal["query", "document"]
 #: The kinds of text an embedder is told about (some models embed a question unlike a passage).
 KINDS: tuple[EmbedKind, ...] = ("query", "document")
 #: float32 array of shape ``(n, dim)``, one unit-length row per text.
-Vectors: TypeAlias = npt.NDArray[np.float32]
+Vectors: TypeAlias = "npt.NDArray[np.float32]"
 
 
 def normalize_rows(matrix: npt.NDArray[np.floating]) -> Vectors:
@@ -42,6 +43,8 @@ def normalize_rows(matrix: npt.NDArray[np.floating]) -> Vectors:
     Raises:
         InvalidOutput: a row is all zeros or holds NaN/inf (it has no direction to keep).
     """
+    import numpy as np
+
     rows = np.asarray(matrix, dtype=np.float32)
     norms = np.linalg.norm(rows, axis=1, keepdims=True)
     if rows.size and not (np.all(np.isfinite(norms)) and np.all(norms > 0.0)):
@@ -120,6 +123,8 @@ class Embedder(ABC):
             InvalidOutput: the provider returned vectors of the wrong shape or non-finite values.
             ProviderError: the provider failed (see the subclass).
         """
+        import numpy as np
+
         if isinstance(texts, str | bytes):
             raise InvalidInput("texts must be a sequence of strings, not a single string (use embed_query)")
         if kind not in KINDS:
@@ -147,6 +152,8 @@ class Embedder(ABC):
             return self._in_flight == 0
 
     def _embed_items(self, items: list[str], kind: EmbedKind) -> Vectors:
+        import numpy as np
+
         positions: dict[str, list[int]] = {}
         for index, text in enumerate(items):
             positions.setdefault(text, []).append(index)
@@ -237,6 +244,8 @@ class Embedder(ABC):
 
     def _checked(self, vectors: object, count: int) -> Vectors:
         """What :meth:`embed_batch` returned, as a float32 matrix, or :class:`InvalidOutput`."""
+        import numpy as np
+
         if not isinstance(vectors, np.ndarray) or vectors.ndim != 2 or vectors.shape[0] != count:
             shape = getattr(vectors, "shape", type(vectors).__name__)
             raise InvalidOutput(f"{type(self).__name__} returned {shape} for {count} texts")

@@ -15,13 +15,16 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypeAlias
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:  # numpy loads with the first vectors made, not with the embedder's object
+    import numpy as np
+    import numpy.typing as npt
+
 
 __all__ = ["Coalescer"]
 
-Vectors = npt.NDArray[np.float32]
+Vectors: TypeAlias = "npt.NDArray[np.float32]"
 
 
 @dataclass(eq=False, slots=True)

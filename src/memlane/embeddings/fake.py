@@ -7,8 +7,6 @@ import hashlib
 import re
 from collections.abc import Sequence
 
-import numpy as np
-
 from memlane.embeddings.base import Embedder, EmbedKind, Vectors, normalize_rows
 from memlane.errors import ConfigError
 
@@ -63,6 +61,8 @@ class FakeEmbedder(Embedder):
 
     def embed_batch(self, texts: Sequence[str], kind: EmbedKind) -> Vectors:
         """Hash each text's words and trigrams into a unit vector. Never raises for a string."""
+        import numpy as np
+
         matrix = np.zeros((len(texts), self.dim), dtype=np.float64)
         for row, text in enumerate(texts):
             sums = [0.0] * self.dim  # added up in the order of the features, as floats: the same sums as ever

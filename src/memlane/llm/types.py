@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Generic, TypeVar
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from memlane.errors import InvalidInput
+
+if TYPE_CHECKING:  # pydantic loads with the code that parses a model's answer, not with these records
+    from pydantic import BaseModel
 
 __all__ = ["ROLES", "ChatMessage", "Completion", "RawCompletion", "TokenUsage", "UsageEvent"]
 
 ROLES = frozenset({"system", "user", "assistant"})
 
-T = TypeVar("T", bound=BaseModel)
+T = TypeVar("T", bound="BaseModel")
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,6 @@ from typing import IO, Any
 
 from ..errors import InvalidInput, ModelMismatch
 from ..exchange import EXPORT_FORMAT, EXPORT_VERSION, check_record
-from ..pipeline.memories import SUMMARY_KIND as MEMORY_KIND
-from ..pipeline.memories import list_memories, purge_memories
 from ..store import FactFilter, Scope, StoreStatus
 from ..types import Summary, UsageDay, UsageTotals
 from .base import KINDS, TOKEN_FIELDS, MemoryBase, aware, check_count, check_positive, item_text
@@ -156,6 +154,8 @@ class AdminMixin(MemoryBase):
             Alice: Hi, I'm Alice. I love hiking in the Alps.
             Assistant: Nice to meet you, Alice! Which trail is your favourite?
         """
+        from ..pipeline.memories import list_memories  # the pipeline loads when it is used
+
         return list_memories(self, check_count(limit, "limit"))  # type: ignore[arg-type]
 
     def purge_memories(self) -> int:
@@ -167,6 +167,8 @@ class AdminMixin(MemoryBase):
             >>> mem.purge_memories()
             1
         """
+        from ..pipeline.memories import purge_memories
+
         return purge_memories(self)  # type: ignore[arg-type]
 
     def delete_memory(self, memory_id: int) -> int:
@@ -181,6 +183,8 @@ class AdminMixin(MemoryBase):
             >>> mem.delete_memory(mem.list_memories()[0].id)
             1
         """
+        from ..pipeline.memories import purge_memories
+
         return purge_memories(self, check_positive(memory_id, "a memory id must be a positive integer"))  # type: ignore[arg-type]
 
     def delete_agent(self, *, purge: bool = False) -> dict[str, int]:
@@ -196,6 +200,8 @@ class AdminMixin(MemoryBase):
             >>> mem.delete_agent()
             {'threads': 1, 'facts': 1, 'summaries': 0, 'memories': 0}
         """
+        from ..pipeline.memories import SUMMARY_KIND as MEMORY_KIND
+
         counts = {"threads": 0, "facts": 0, "summaries": 0, "memories": 0}
         for thread in self.store.list_threads(self.agent, user=None, status=None, limit=None, offset=0):
             counts["threads"] += bool(self.store.delete_thread(self.agent, thread.key))
@@ -240,7 +246,7 @@ class AdminMixin(MemoryBase):
 
         Example:
             >>> mem.export("backup.jsonl")
-            7
+            8
         """
         count = 0
         with _open_text(target, "w") as out:
@@ -262,7 +268,7 @@ class AdminMixin(MemoryBase):
             >>> _ = mem.export("backup.jsonl")
             >>> restored = Memory("restored.db", agent="my-bot", settings=mem.settings)
             >>> restored.import_("backup.jsonl")
-            {'threads': 1, 'messages': 2, 'facts': 1, 'fact_changes': 1, 'summaries': 0, 'users': 1}
+            {'threads': 1, 'messages': 2, 'facts': 1, 'fact_changes': 2, 'summaries': 0, 'users': 1}
             >>> restored.close()
         """
         if on_conflict not in ("error", "skip", "replace"):

@@ -14,14 +14,14 @@ from concurrent.futures import Future
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
-import numpy as np
-
 from ..errors import InvalidInput, MemlaneError
 from ..pools import LazyPool
 from ..texts import fact_text, item_text, message_text
 from ..validation import MAX_INT
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ..config import Settings
     from ..context import TokenCounts
     from ..embeddings import Embedder
@@ -70,6 +70,10 @@ class MemoryBase:
     _behind: VectorsBehind | None  # set: small writes leave their texts to be embedded behind them
     _speakers: SpeakerNames  # the agent's speakers' names, left out of the text a query's vector is made from
     _model_noted: bool = False  # the store's embedding_model has been seen set
+
+    if TYPE_CHECKING:
+
+        def _enforce_fact_cap(self, owner: str | None, *, keep: int) -> int: ...  # facts.py
 
     def _now(self) -> datetime:
         return aware(self.clock())

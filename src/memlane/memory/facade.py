@@ -24,7 +24,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..config import Settings, load_settings
 from ..context import TokenCounts
 from ..errors import InvalidInput
 from ..exchange import EXPORT_FORMAT
@@ -46,6 +45,7 @@ from .recall import RecallMixin
 from .threads import ThreadsMixin
 
 if TYPE_CHECKING:
+    from ..config import Settings
     from ..embeddings import Embedder
     from ..llm import LLMClient
 
@@ -138,7 +138,11 @@ class Memory(ThreadsMixin, FactsMixin, RecallMixin, AdminMixin, AgentMixin, Keys
         config_file: str | Path | None = None,
         check_model: bool = True,
     ) -> None:
-        self.settings = settings or load_settings(config_file)
+        if settings is None:
+            from ..config import load_settings  # pydantic loads with the first Memory, not with `import memlane`
+
+            settings = load_settings(config_file)
+        self.settings = settings
         self.agent = check_key(agent if agent is not None else self.settings.agent, "agent")
         if store is not None and path_or_url is not None:
             raise InvalidInput("give either path_or_url or store, not both")

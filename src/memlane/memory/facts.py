@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any
-
-import numpy as np
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..errors import Forbidden, InvalidInput, NotFound
 from ..pipeline.extractive import term_set
@@ -24,9 +22,19 @@ from ..validation import (
 )
 from .base import MemoryBase, check_count, check_positive, fact_text
 
+if TYPE_CHECKING:  # numpy loads with a store's backend, not with `import memlane`
+    import numpy as np
+
 __all__ = ["FactsMixin"]
 
 
+MERGE_MIN_COSINE = 0.9
+"""Cosine (MiniLM) two facts need, besides containing one another's words, to be merged by :meth:`remember`."""
+MERGE_EXTRA_WORDS = 1
+"""Without an embedder, the most words the longer of two facts may add to the shorter to be merged."""
+_ARTICLES = frozenset({"a", "an", "the"})
+_TOKENS = re.compile(r"[\w']+")
+_FIRST_PERSON = re.compile(r"\b(?:I|i|I'm|I’m|i'm|I've|I’ve|my|My|me|Me|mine|myself)\b(?!-)")  # not "me-time"
 FORGET_MIN_COSINE = 0.84
 """Similarity :meth:`FactsMixin.forget_matching` needs between what to forget and a fact (MiniLM)."""
 _FORGET_LEAD = re.compile(r"^\s*(?:please\s+)?(?:forget\s+)?(?:that\s+|about\s+)?", re.IGNORECASE)
@@ -51,9 +59,20 @@ class FactsMixin(MemoryBase):
         ``visibility`` "private" (only its owner sees it) or "shared", by default the ``fact_visibility``
         setting ("private").
 
+        A fact in the first person is stored in the third person when its owner is known, named by their
+        display name: ``remember("I like tea", user="alice")`` stores "Alice likes tea" (the name given with
+        her messages, else the one her facts tell, else her id; see
+        :func:`memlane.pipeline.stated.display_name`), which reads right in any prompt.
+
         Remembering what the owner already has (the same text and subject, active, and no metadata key
         saying otherwise) stores nothing new: the existing fact is returned, updated with any category,
-        importance, visibility or metadata that differ (its history records the change).
+        importance, visibility or metadata that differ (its history records the change). A near duplicate
+        is merged into the fact it repeats ("bob likes jazz music" after "Bob likes jazz"): the words of
+        one, articles, case and punctuation aside, are all words of the other, neither negates what the
+        other says, and their cosine is at least ``MERGE_MIN_COSINE`` (0.9; without an embedder, the longer
+        adds at most ``MERGE_EXTRA_WORDS`` word). The merged fact keeps the longer text; its history keeps
+        both (a 'merge' entry: the text it had and the text it took, or the repeated text in
+        ``metadata["merged"]``).
 
         Raises:
             InvalidInput: a field is invalid.
@@ -63,30 +82,39 @@ class FactsMixin(MemoryBase):
             >>> fact.owner, fact.visibility
             ('alice', 'private')
         """
+        owner = check_optional_key(user, "user")
+        text = check_content(content, "content", self.settings.max_content_chars).strip()
+        if owner is not None and _FIRST_PERSON.search(text):
+            from ..pipeline.attributes import third_person  # the pipeline loads when it is used
+            from ..pipeline.stated import display_name
+
+            name = display_name(self, owner)
+            text = third_person(text, name, capitalize=False)
+            text = text if text.startswith(name) else text[:1].upper() + text[1:]  # "u7 likes tea" stays
         fact = NewFact(
-            content=check_content(content, "content", self.settings.max_content_chars).strip(),
+            content=text,
             category=check_category(category),
             importance=check_importance(importance),
-            owner=check_optional_key(user, "user"),
+            owner=owner,
             subject=check_optional_key(subject, "subject"),
             # The agent's own facts are seen by every user of the agent: they are shared, whatever is asked.
-            visibility="shared"
-            if user is None
-            else check_visibility(self.settings.fact_visibility if visibility is None else visibility),
+            visibility=_visibility_of(
+                user, check_visibility(self.settings.fact_visibility if visibility is None else visibility)
+            ),
             metadata=check_metadata(metadata),
             source_thread=check_optional_key(thread, "thread"),
         )
-        same = self._same_fact(fact)
+        owned = self.store.list_facts(
+            self.agent, FactFilter(user=fact.owner, owned_only=True, subject=fact.subject), limit=None
+        )
+        same = self._same_fact(fact, owned)
         if same is not None:
-            changes: dict[str, Any] = {
-                name: getattr(fact, name)
-                for name in ("category", "importance", "visibility")
-                if getattr(fact, name) != getattr(same, name)
-            }
-            if any(same.metadata.get(k) != v for k, v in fact.metadata.items()):
-                changes["metadata"] = {**same.metadata, **fact.metadata}
+            changes = _changed_fields(same, fact)
             return self.update_fact(same.id, user=fact.owner, **changes) if changes else same
         vector = self._embed_one(fact_text(fact.content, fact.subject))
+        near = self._near_fact(fact, owned, vector)
+        if near is not None:
+            return self._merge(near, fact, vector)
         jobs = self.pipeline.after_fact_change(fact.owner)
         stored = self.store.add_fact(self.agent, fact, actor=fact.owner, now=self._now(), vector=vector, jobs=jobs)
         self._enforce_fact_cap(fact.owner, keep=stored.id)
@@ -110,16 +138,67 @@ class FactsMixin(MemoryBase):
         jobs = self.pipeline.after_fact_change(owner)
         return self.store.delete_facts(self.agent, evicted, actor=None, now=self._now(), purge_history=False, jobs=jobs)
 
-    def _same_fact(self, fact: NewFact) -> Fact | None:
-        """The owner's active fact that ``fact`` repeats, if any (see :meth:`remember`)."""
-        owned = self.store.list_facts(
-            self.agent, FactFilter(user=fact.owner, owned_only=True, subject=fact.subject), limit=None
-        )
+    def _same_fact(self, fact: NewFact, owned: Sequence[Fact]) -> Fact | None:
+        """The owner's active fact (of ``owned``) that ``fact`` repeats word for word, if any (see
+        :meth:`remember`)."""
         for existing in owned:
-            clash = any(k in fact.metadata and fact.metadata[k] != v for k, v in existing.metadata.items())
-            if existing.content == fact.content and existing.subject == fact.subject and not clash:
+            if existing.content == fact.content and existing.subject == fact.subject and not _clash(existing, fact):
                 return existing
         return None
+
+    def _near_fact(self, fact: NewFact, owned: Sequence[Fact], vector: np.ndarray | None) -> Fact | None:
+        """The owner's active fact (of ``owned``) that ``fact`` nearly repeats, if any (the rule is in
+        :meth:`remember`): the one whose text is closest."""
+        from ..pipeline.nearest import negated  # the pipeline loads when it is used
+
+        mine = _merge_tokens(fact.content)
+        close = []
+        for existing in owned:
+            theirs = _merge_tokens(existing.content)
+            if existing.subject != fact.subject or _clash(existing, fact) or not mine or not theirs:
+                continue
+            if not (mine <= theirs or theirs <= mine) or negated(existing.content) != negated(fact.content):
+                continue
+            if any(any(c.isdigit() for c in word) for word in mine ^ theirs):
+                continue  # a number more or less is another fact ("room 4" is not "room 4 12")
+            close.append(existing)
+        if not close:
+            return None
+        if vector is None or self.embedder is None:
+            fits = [f for f in close if len(_merge_tokens(f.content) ^ mine) <= MERGE_EXTRA_WORDS]
+            return fits[0] if fits else None
+        found, matrix = self.store.get_vectors(self.agent, "fact", [f.id for f in close])
+        if not found:
+            return None
+        import numpy as np  # loaded with the store's backend already
+
+        query = np.asarray(vector, dtype=np.float32).reshape(-1)
+        cosines = (matrix @ query) / np.maximum(np.linalg.norm(matrix, axis=1) * float(np.linalg.norm(query)), 1e-12)
+        best = int(np.argmax(cosines))
+        if float(cosines[best]) < MERGE_MIN_COSINE:
+            return None
+        return next(f for f in close if f.id == found[best])
+
+    def _merge(self, existing: Fact, fact: NewFact, vector: np.ndarray | None) -> Fact:
+        """Merge ``fact`` into the near duplicate ``existing``: the longer text stays, the history keeps both."""
+        changes = _changed_fields(existing, fact)
+        if len(_merge_tokens(fact.content)) > len(_merge_tokens(existing.content)):
+            changes["content"] = fact.content  # it says more: it becomes the fact's text
+        else:
+            merged = existing.metadata.get("merged")
+            said = [*(merged if isinstance(merged, list) else []), fact.content]
+            changes["metadata"] = {**changes.get("metadata", existing.metadata), "merged": said[-10:]}
+        jobs = self.pipeline.after_fact_change(existing.owner)
+        return self.store.update_fact(
+            self.agent,
+            existing.id,
+            changes,
+            actor=fact.owner,
+            now=self._now(),
+            action="merge",
+            vector=vector if "content" in changes else None,
+            jobs=jobs,
+        )
 
     def _no_fact(self, fact_id: int) -> NotFound:
         return NotFound(f"no fact {fact_id} in agent {self.agent!r}")
@@ -266,6 +345,8 @@ class FactsMixin(MemoryBase):
         owned = self.store.list_facts(self.agent, FactFilter(user=owner, owned_only=True), limit=None)
         candidates = [f for f in owned if words <= term_set(f.content)]
         if candidates and self.embedder is not None:
+            import numpy as np  # loaded with the store's backend already; `import memlane` needs none
+
             query = np.asarray(self.embedder.embed_query(wanted), dtype=np.float32).reshape(-1)
             found, matrix = self.store.get_vectors(self.agent, "fact", [f.id for f in candidates])
             norms = np.linalg.norm(matrix, axis=1) * float(np.linalg.norm(query)) if len(found) else np.array([])
@@ -320,8 +401,8 @@ class FactsMixin(MemoryBase):
 
         Example:
             >>> _ = mem.update_fact(1, importance=5, user="alice")
-            >>> [change.action for change in mem.fact_history(1)]
-            ['create', 'update']
+            >>> [change.action for change in mem.fact_history(1)]   # stated in her message, remembered, changed
+            ['create', 'update', 'update']
         """
         changes = self.store.fact_history(self.agent, _check_id(fact_id))
         if not changes:
@@ -329,5 +410,34 @@ class FactsMixin(MemoryBase):
         return changes
 
 
+def _clash(existing: Fact, fact: NewFact) -> bool:
+    """Whether ``fact`` gives a metadata key of ``existing`` another value (then it is another fact)."""
+    return any(k in fact.metadata and fact.metadata[k] != v for k, v in existing.metadata.items())
+
+
+def _changed_fields(existing: Fact, fact: NewFact) -> dict[str, Any]:
+    """The category, importance, visibility and metadata ``fact`` gives differently from ``existing``."""
+    changes: dict[str, Any] = {
+        name: getattr(fact, name)
+        for name in ("category", "importance", "visibility")
+        if getattr(fact, name) != getattr(existing, name)
+    }
+    if any(existing.metadata.get(k) != v for k, v in fact.metadata.items()):
+        changes["metadata"] = {**existing.metadata, **fact.metadata}
+    return changes
+
+
+def _merge_tokens(text: str) -> frozenset[str]:
+    """The words of ``text`` as near duplicates are compared: lower-cased, curly apostrophes straightened,
+    punctuation and articles left out ("Bob likes jazz." and "bob likes the jazz" have the same)."""
+    words = _TOKENS.findall(text.lower().replace("’", "'"))
+    return frozenset(w for w in words if w not in _ARTICLES)
+
+
 def _check_id(value: Any) -> int:
     return check_positive(value, f"an id must be a positive integer, not {value!r}")
+
+
+def _visibility_of(owner: str | None, asked: str) -> str:
+    """The visibility a new fact gets: as asked, but the agent's own facts (no owner) are always shared."""
+    return "shared" if owner is None else asked

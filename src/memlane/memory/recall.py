@@ -8,8 +8,9 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, Literal, overload
 
-from ..context import Context, Section, assemble
+from ..context import ABOUT, Context, Section, assemble, rank_facts
 from ..errors import InvalidInput, StorageError
+from ..pipeline.extractive import is_filler
 from ..retrieval import Found, SearchConfig, get_preset
 from ..store import FactFilter, Scope
 from ..texts import shown_text
@@ -108,7 +109,8 @@ class RecallMixin(MemoryBase):
         A hit's ``score`` means the same in every query under the default preset: about 0 when nothing of
         the query matched, near 1 when all of its words and meaning did (boosts for a named person, time or
         neighbouring turn may lift it a little beyond). Hits scoring below ``min_score`` are left out, so a
-        query nothing answers returns ``[]``; default: the ``min_score`` setting (0.15), which applies to
+        query nothing answers returns ``[]``; default: the ``min_score`` setting, unset: 0.15 with the local
+        model it was calibrated with (another embedder, or none, has no default floor), which applies to
         presets whose scores are calibrated (:attr:`SearchConfig.calibrated`; a given ``min_score`` applies to
         any preset). ``min_score=0`` turns the floor off. Only the facts returned count as recalled (their
         access count and time).
@@ -163,7 +165,11 @@ class RecallMixin(MemoryBase):
         at = self._now() if now is None else aware(now)
         found = self.searcher.search(self.agent, text, scope, limit, config, now=at)
         if floor is None and config.calibrated:
+            from ..config import CALIBRATED_MODELS, MIN_SCORE  # loaded with the first Memory's settings
+
             floor = self.settings.min_score
+            if floor is None and getattr(self.embedder, "model", None) in CALIBRATED_MODELS:
+                floor = MIN_SCORE
         if floor:
             found = [f for f in found if f.score >= floor]
         hits = self._hydrate(found)
@@ -235,7 +241,7 @@ class RecallMixin(MemoryBase):
             else []
         )
         facts = self._context_facts(viewer, query) if full else []
-        hits = self._context_recall(query, key, viewer, info, summaries) if full else []
+        hits = self._context_recall(query, key, viewer, info, summaries, recent) if full else []
         sections = self.pipeline.context_sections(key, viewer, query) if full else []
         about = self._user_section(viewer)
         if about is not None:
@@ -293,7 +299,13 @@ class RecallMixin(MemoryBase):
             log.warning("could not record that %d facts were used: %s", len(ids), exc)
 
     def _context_recall(
-        self, query: str | None, key: str, viewer: str | None, info: Thread | None, summaries: Sequence[Summary]
+        self,
+        query: str | None,
+        key: str,
+        viewer: str | None,
+        info: Thread | None,
+        summaries: Sequence[Summary],
+        recent: Sequence[Message] = (),
     ) -> list[Hit]:
         """Messages and rolling summaries ``context()`` recalls for ``query`` (none without a query)."""
         if not query or not query.strip():
@@ -309,23 +321,60 @@ class RecallMixin(MemoryBase):
             limit=_CONTEXT_RECALL + 2,
             kinds=("message", "summary"),
         )
-        return [h for h in found if _recallable(h, summaries)][:_CONTEXT_RECALL]
+        return self._tidy_recalled([h for h in found if _recallable(h, summaries)], recent)[:_CONTEXT_RECALL]
+
+    def _tidy_recalled(self, hits: Sequence[Hit], recent: Sequence[Message]) -> list[Hit]:
+        """The recalled hits without filler and without repeats: a turn that is filler ("Noted.", "ok number
+        12") or already shown (in the recent window or a better hit's window) leaves its window, and a hit
+        whose own turn goes goes with it. Windows are rebuilt from their remaining turns."""
+        shown = {m.id for m in recent}
+        ids = [i for h in hits if h.kind == "message" for i in (h.message_ids or (h.id,))]
+        turns = {m.id: m for m in self.store.get_messages(self.agent, ids)} if ids else {}
+        out: list[Hit] = []
+        for hit in hits:
+            if hit.kind != "message":
+                out.append(hit)
+                continue
+            window = [turns[i] for i in (hit.message_ids or (hit.id,)) if i in turns]
+            kept = [m for m in window if m.id not in shown and (m.tool_calls or not is_filler(m.content))]
+            shown.update(m.id for m in window)
+            anchor = turns.get(hit.id)
+            if anchor is None or all(m.id != anchor.id for m in kept):
+                continue  # its own turn is filler, or shown already
+            if len(kept) == len(window):
+                out.append(hit)
+            else:
+                out.append(_message_hit(anchor, hit.score, kept, hit.retrievers))
+        return out
 
     def _context_facts(self, viewer: str | None, query: str | None) -> list[Fact]:
+        """The facts ``viewer`` may see, in the order ``context()`` gives them its budget
+        (:func:`~memlane.context.rank_facts`: importance, relevance to ``query``, decay)."""
         listed = self.store.list_facts(self.agent, FactFilter(user=viewer), limit=50)
-        if not listed or not query or not query.strip():
+        if not listed:
             return listed  # no fact the viewer may see: none to search for (a new user's every context)
-        relevant = self.searcher.search(
-            self.agent,
-            query,
-            Scope(user=viewer, kinds=("fact",)),
-            20,
-            get_preset(self.settings.search_preset),
-            now=self._now(),
-        )
-        ranked = [f.item for f in relevant if isinstance(f.item, Fact)]
+        ranked: list[Fact] = []
+        scores: dict[int, float] = {}
+        if query and query.strip():
+            relevant = self.searcher.search(
+                self.agent,
+                query,
+                Scope(user=viewer, kinds=("fact",)),
+                20,
+                get_preset(self.settings.search_preset),
+                now=self._now(),
+            )
+            ranked = [f.item for f in relevant if isinstance(f.item, Fact)]
+            best = max((f.score for f in relevant if isinstance(f.item, Fact)), default=0.0)
+            if best > 0:
+                scores = {f.item.id: max(0.0, f.score / best) for f in relevant if isinstance(f.item, Fact)}
         first = {f.id for f in ranked}
-        return ranked + [f for f in listed if f.id not in first]
+        return rank_facts(
+            ranked + [f for f in listed if f.id not in first],
+            scores,
+            now=self._now(),
+            decay_days=self.settings.memory_decay_days,
+        )
 
     def _user_section(self, user: str | None) -> Section | None:
         """What the user asked the bot to keep in mind (their user record), for the system message."""
@@ -337,7 +386,7 @@ class RecallMixin(MemoryBase):
             lines.append(f"Preferred persona: {record.persona}")
         if record.custom_context:
             lines.append(record.custom_context)
-        return Section(f"About {user}", lines, share=0.05)
+        return Section(f"About {user}", lines, share=0.05, priority=ABOUT)
 
     def summaries(
         self, thread: str | None = None, *, kind: str | None = None, limit: int | None = None

@@ -89,18 +89,18 @@ class ThreadsMixin(MemoryBase):
         embedding = self._embed_while_writing(texts)
         later = embedding is not None and embedding.later
         vectors = None if embedding is None or later else embedding.rows(0, 1)
-        jobs = self.pipeline.after_messages(key, [item])
+        append = self._thread_append(key, [item])
         try:
-            stored = self.store.add_messages(
-                self.agent, key, [item], [self._count(item)], self._now(), vectors, jobs, vectors_later=later
-            )
-        except StorageError:
-            # Delivered twice at once (another process stored it first): the unique index refused this copy.
+            stored = self.store.add_to_threads(self.agent, [append], self._now(), vectors, vectors_later=later)[0]
+        except (StorageError, InvalidInput):
+            # Delivered twice at once (another process stored it first): the unique index refused this copy
+            # (a broken constraint is InvalidInput on PostgreSQL).
             known = self.external_message(key, external_id) if external_id is not None else None
             if known is None:
                 raise
             return known
         self._speakers.written([item])
+        self._after_stated([append])
         if later:
             self._leave_behind(stored, texts)
         return stored[0]
@@ -256,12 +256,11 @@ class ThreadsMixin(MemoryBase):
         embedding = self._embed_while_writing(texts)
         later = embedding is not None and embedding.later
         vectors = None if embedding is None or later else embedding.rows(0, len(texts))
-        appended = self.store.add_to_threads(
-            self.agent, [self._thread_append(key, checked) for key, checked in writes], self._now(), vectors,
-            vectors_later=later,
-        )  # fmt: skip
+        appends = [self._thread_append(key, checked) for key, checked in writes]
+        appended = self.store.add_to_threads(self.agent, appends, self._now(), vectors, vectors_later=later)
         stored = {key: messages for (key, _), messages in zip(writes, appended, strict=True)}
         self._speakers.written(m for _, checked in writes for m in checked)
+        self._after_stated(appends)
         if later:  # every thread's texts at once: one model run for them all
             self._leave_behind([m for ms in appended for m in ms], texts)
         return stored
@@ -283,13 +282,26 @@ class ThreadsMixin(MemoryBase):
         appends = [self._thread_append(key, checked)]
         stored = self.store.add_to_threads(self.agent, appends, self._now(), vectors, vectors_later=later)[0]
         self._speakers.written(checked)
+        self._after_stated(appends)
         return stored
 
     def _thread_append(self, key: str, checked: list[NewMessage]) -> ThreadAppend:
-        """Checked messages for thread ``key`` as the store writes them: with their token counts and the jobs
-        the pipeline queues for them."""
+        """Checked messages for thread ``key`` as the store writes them: with their token counts, the jobs the
+        pipeline queues for them and the facts they state (:mod:`memlane.pipeline.stated`)."""
+        if not checked:
+            return ThreadAppend(key, checked, [], [])
         counts = [self._count(m) for m in checked]
-        return ThreadAppend(key, checked, counts, self.pipeline.after_messages(key, checked) if checked else [])
+        facts = self.pipeline.stated_facts(key, checked)
+        jobs = self.pipeline.after_messages(key, checked)
+        for owner in dict.fromkeys(f.fact.owner for f in facts):
+            jobs += self.pipeline.after_fact_change(owner)
+        return ThreadAppend(key, checked, counts, jobs, facts)
+
+    def _after_stated(self, appends: Sequence[ThreadAppend]) -> None:
+        """Hold ``max_facts_per_user`` for the owners of the facts stored with the messages just written."""
+        for owner in dict.fromkeys(f.fact.owner for a in appends for f in a.facts):
+            if owner is not None:
+                self._enforce_fact_cap(owner, keep=0)
 
     def history(
         self, thread: str, limit: int | None = None, *, before: int | None = None, after: int | None = None

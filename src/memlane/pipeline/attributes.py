@@ -44,16 +44,22 @@ def _wordset(words: str) -> frozenset[str]:
 
 _VERB_3RD = {"have": "has", "do": "does", "go": "goes", "am": "is", "was": "was"}
 _PRONOUNS = (
+    (re.compile(r"\b(?:I|i) (?:don't|don’t|dont)\b"), "{who} doesn't"),
+    (re.compile(r"\b(?:I|i) do not\b"), "{who} does not"),
+    (re.compile(r"\b(?:I|i) (?:haven't|haven’t)\b"), "{who} hasn't"),
+    (re.compile(r"\b(?:I|i) have not\b"), "{who} has not"),
+    (re.compile(r"\b(?:I|i) (?:ain't|ain’t|am not)\b"), "{who} is not"),
+    (re.compile(r"\b(?:I|i)(?=(?:'|’)[a-z]|\s+[a-z])"), "I"),  # a lower-case "i" read as the pronoun
     (re.compile(r"\b(?:I'm|I’m|I am)\b"), "{who} is"),
     (re.compile(r"\b(?:I've|I’ve)\b"), "{who} has"),
     (re.compile(r"\b(?:I'll|I’ll)\b"), "{who} will"),
     (re.compile(r"\b(?:I'd|I’d)\b"), "{who} would"),
     (re.compile(r"\bmyself\b", re.IGNORECASE), "themselves"),
-    (re.compile(r"\bmine\b", re.IGNORECASE), "{who}'s"),
-    (re.compile(r"\bmy\b", re.IGNORECASE), "{who}'s"),
-    (re.compile(r"\bme\b", re.IGNORECASE), "{who}"),
+    (re.compile(r"\bmine\b(?!-)", re.IGNORECASE), "{who}'s"),
+    (re.compile(r"\bmy\b(?!-)", re.IGNORECASE), "{who}'s"),
+    (re.compile(r"\bme\b(?!-)", re.IGNORECASE), "{who}"),  # not "me-time"
 )
-_I_VERB = re.compile(r"\bI\s+(?P<verb>[a-z]+)\b")
+_I_VERB = re.compile(r"\bI\s+(?P<verb>[a-z]+)\b(?![’'])")  # "I can't", "I won't": the verb stays as it is
 _KEEP = _wordset("can could will would shall should may might must did was had never always also really just ever")
 
 

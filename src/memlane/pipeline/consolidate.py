@@ -63,8 +63,10 @@ __all__ = [
     "Decision",
     "Neighbour",
     "consolidate",
+    "duplicate_of",
     "lexical_similarity",
     "neighbours",
+    "refined_by",
 ]
 
 logger = logging.getLogger("memlane.pipeline.consolidate")
@@ -102,7 +104,7 @@ class Decision:
     similarity: float | None = None
 
 
-def _duplicate(content: str, near: Sequence[Neighbour]) -> Decision | None:
+def duplicate_of(content: str, near: Sequence[Neighbour]) -> Decision | None:
     """An exact or near duplicate among the neighbours: a NOOP without asking anyone."""
     key = normalized(content)
     for n in near:
@@ -119,7 +121,7 @@ def _duplicate(content: str, near: Sequence[Neighbour]) -> Decision | None:
     return None
 
 
-def _refined(content: str, near: Sequence[Neighbour]) -> Neighbour | None:
+def refined_by(content: str, near: Sequence[Neighbour]) -> Neighbour | None:
     """A stored fact the candidate repeats and adds to ("likes jazz" → "likes jazz, above all Coltrane")."""
     words = term_set(content)
     for n in near:
@@ -241,7 +243,7 @@ def _decide(
     use_llm: bool,
 ) -> Decision:
     """Rules 2 to 5 of the module doc, in order: duplicate, the extraction's replacement, LLM, thresholds."""
-    duplicate = _duplicate(candidate.content, near)
+    duplicate = duplicate_of(candidate.content, near)
     if duplicate is not None:
         return duplicate
     if replaces is not None and replaces in shown:
@@ -333,7 +335,7 @@ def _by_llm(memory: Memory, candidate: _Candidate, related: Sequence[Neighbour])
 def _by_thresholds(memory: Memory, candidate: _Candidate, near: Sequence[Neighbour]) -> Decision:
     """The last rule: UPDATE a stored fact the candidate refines, else ADD the candidate."""
     c = candidate
-    refined = _refined(c.content, near)
+    refined = refined_by(c.content, near)
     if refined is not None:
         fact = c.make(c.content, max(c.importance, refined.fact.importance), refined.fact.visibility)
         return _supersede(memory, refined.fact, fact, c.vector, "thresholds", "adds detail to a stored fact")
@@ -400,6 +402,10 @@ def _supersede(
     reason: str,
     also: Sequence[Fact] = (),
 ) -> Decision:
+    if _later(old, fact):
+        # Older news: a later message of the same conversation already said otherwise (a fact stated as it
+        # was written, then a batch extraction reading the earlier messages). The stored fact stands.
+        return Decision("NOOP", old, old, by, "a later message of the conversation already says otherwise")
     # Separate transactions (the store has no single call for both): the new fact first, so that a crash
     # in between leaves both facts active rather than losing the new one; the next consolidation of the
     # same attribute supersedes the stale one (see _by_attribute).
@@ -407,6 +413,17 @@ def _supersede(
     for stale in (old, *also):
         _invalidate(memory, stale, stored.id, "supersede")
     return Decision("UPDATE", stored, old, by, reason)
+
+
+def _later(old: Fact, fact: NewFact) -> bool:
+    """Whether ``old`` comes from a later message of the conversation ``fact`` was read from."""
+    return (
+        old.source_thread is not None
+        and old.source_thread == fact.source_thread
+        and old.source_to_seq is not None
+        and fact.source_to_seq is not None
+        and old.source_to_seq > fact.source_to_seq
+    )
 
 
 def _by_attribute(

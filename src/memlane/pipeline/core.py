@@ -7,6 +7,7 @@ A step module may define any of::
     def after_end(pipeline, thread) -> list[NewJob]                  jobs caused by Memory.end()
     def after_fact_change(pipeline, user) -> list[NewJob]            jobs caused by remember/update/forget
     def context_sections(pipeline, thread, user, query) -> list[Section]   extra sections for context()
+    def stated_facts(pipeline, thread, items) -> list[StatedFact]   facts stored with new messages
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..context import Section
 from ..errors import InvalidInput
+from ..store.base import StatedFact
 from ..types import Job
 from ..validation import NewJob, NewMessage
 
@@ -29,9 +31,9 @@ Handler = Callable[["Pipeline", Job], None]
 
 
 def _steps() -> list[ModuleType]:
-    from . import digests, memories, profile, summarize
+    from . import digests, memories, profile, stated, summarize
 
-    return [summarize, profile, digests, memories]
+    return [stated, summarize, profile, digests, memories]
 
 
 class Pipeline:
@@ -39,10 +41,33 @@ class Pipeline:
 
     def __init__(self, memory: Memory) -> None:
         self.memory = memory
-        self.steps = _steps()
-        self.handlers: dict[str, Handler] = {}
-        for step in self.steps:
-            self.handlers.update(getattr(step, "HANDLERS", {}))
+        self._steps: list[ModuleType] | None = None
+        self._handlers: dict[str, Handler] | None = None
+
+    @property
+    def steps(self) -> list[ModuleType]:
+        """The step modules, imported on first use (a process that only reads never loads them)."""
+        if self._steps is None:
+            self._steps = _steps()
+        return self._steps
+
+    @steps.setter
+    def steps(self, steps: list[ModuleType]) -> None:
+        self._steps = steps
+
+    @property
+    def handlers(self) -> dict[str, Handler]:
+        """Job kind -> the handler of the step that runs it."""
+        if self._handlers is None:
+            handlers: dict[str, Handler] = {}
+            for step in self.steps:
+                handlers.update(getattr(step, "HANDLERS", {}))
+            self._handlers = handlers
+        return self._handlers
+
+    @handlers.setter
+    def handlers(self, handlers: dict[str, Handler]) -> None:
+        self._handlers = handlers
 
     def _collect(self, hook: str, *args: Any) -> list[Any]:
         out: list[Any] = []
@@ -55,6 +80,10 @@ class Pipeline:
     def after_messages(self, thread: str, items: Sequence[NewMessage]) -> list[NewJob]:
         """Jobs to queue with new messages."""
         return self._collect("after_messages", thread, items)
+
+    def stated_facts(self, thread: str, items: Sequence[NewMessage]) -> list[StatedFact]:
+        """Facts the messages about to be written state, to store in the same transaction."""
+        return self._collect("stated_facts", thread, items)
 
     def after_end(self, thread: str) -> list[NewJob]:
         """Jobs to queue when a conversation ends."""

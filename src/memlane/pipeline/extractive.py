@@ -1,12 +1,12 @@
 """The extractive summarizer used without an LLM: the most central sentences, in their original order.
 
-Pure functions. A batch of messages is split into sentences; each sentence gets a vector (an embedding
-when an embedder is given, else TF-IDF weights of its content words); a sentence's centrality is its
-cosine to the mean vector (it says what the batch is mostly about), scaled down for sentences with few
-content words ("ok!", "thanks"). Sentences are then picked greedily by centrality minus their
-similarity to sentences already picked (maximal marginal relevance: no two that say the same), until a
-character limit, and printed in conversation order with their speaker's name.
-"""
+Pure functions. A batch of messages is split into sentences; acknowledgements, greetings and other filler
+("Noted.", "ok number 12", "thanks!": :func:`is_filler`) are left out. Each other sentence gets a vector (an
+embedding when an embedder is given, else TF-IDF weights of its content words); a sentence's centrality is
+its cosine to the mean vector (it says what the batch is mostly about), scaled down for sentences with few
+content words and for questions. Sentences are then picked greedily by centrality minus their similarity
+to sentences already picked (maximal marginal relevance: no two that say the same), until a character
+limit, and printed in conversation order with their speaker's name."""
 
 from __future__ import annotations
 
@@ -16,9 +16,11 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING, TypeAlias
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:  # numpy loads with the first summary, not with `import memlane` (which needs term_set)
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "Sentence",
@@ -26,6 +28,7 @@ __all__ = [
     "centrality",
     "content_terms",
     "extractive_summary",
+    "is_filler",
     "select_sentences",
     "sentences_of",
     "split_sentences",
@@ -33,7 +36,7 @@ __all__ = [
     "tfidf_vectors",
 ]
 
-Embed = Callable[[Sequence[str]], npt.NDArray[np.floating]]
+Embed: TypeAlias = "Callable[[Sequence[str]], npt.NDArray[np.floating]]"
 
 MAX_SENTENCES = 200  # a batch is ~20 messages; more sentences than this are pasted documents
 MAX_SENTENCE_CHARS = 240
@@ -60,6 +63,31 @@ _STOPWORDS = _wordset(
     really just like get got im i'm it's that's don't dont can't cant won't wont i've ive i'll ill
     you're youre we're let's lets"""
 )
+
+
+# Words that carry no news on their own: acknowledgements, greetings, praise, vague nouns ("Noted.",
+# "ok number 12", "Thanks, sounds great!", "Good to see you!", "Anything new?").
+_SMALL_TALK = _wordset(
+    """noted note ok okay alright thanks thank cool great awesome nice sure yes yeah yep yup no nope sound good
+    perfect got bye goodbye later welcome hi hello hey wow lol haha hah omg amazing glad hear happy right true
+    agree agreed exactly indeed absolutely definitely totally fine well done see number anything something
+    everything nothing thing stuff lot much many way today time new news wonderful fantastic appreciate
+    understand understood makes sense care take hope too soon luck congrats congratulation cheer wish back
+    talk chat catch mean guess know kind sorry please excuse hmm hmmm um uh ah oh congrat"""
+)
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I’m|my|we|our)\b", re.IGNORECASE)
+
+
+def is_filler(text: str) -> bool:
+    """Whether a message or sentence says nothing worth keeping: an acknowledgement, a greeting, thanks,
+    praise, or a number alone ("Noted.", "ok number 12", "thanks!", "Good to see you!").
+
+    It is filler when fewer than two of its content words (:func:`content_terms`, numbers aside) are
+    words other than such small talk; one is enough in a statement about the speaker ("I'm vegan").
+    Never raises.
+    """
+    news = {t for t in content_terms(text) if t not in _SMALL_TALK and not t.isdigit()}
+    return len(news) < (1 if _FIRST_PERSON.search(text) else 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +163,8 @@ def sentences_of(utterances: Sequence[Utterance], *, limit: int = MAX_SENTENCES)
 
 def tfidf_vectors(documents: Sequence[Sequence[str]]) -> npt.NDArray[np.float64]:
     """L2-normalised TF-IDF rows of tokenised documents (a row of zeros for a document without terms)."""
+    import numpy as np
+
     vocabulary: dict[str, int] = {}
     for terms in documents:
         for term in terms:
@@ -152,6 +182,8 @@ def tfidf_vectors(documents: Sequence[Sequence[str]]) -> npt.NDArray[np.float64]
 
 
 def _normalize(matrix: npt.NDArray[np.floating]) -> npt.NDArray[np.float64]:
+    import numpy as np
+
     m = np.asarray(matrix, dtype=np.float64)
     norms = np.linalg.norm(m, axis=1, keepdims=True)
     out: npt.NDArray[np.float64] = np.divide(m, norms, out=np.zeros_like(m), where=norms > 0)
@@ -160,6 +192,8 @@ def _normalize(matrix: npt.NDArray[np.floating]) -> npt.NDArray[np.float64]:
 
 def centrality(vectors: npt.NDArray[np.floating]) -> npt.NDArray[np.float64]:
     """Each row's cosine similarity to the mean direction of all rows (0 for an all-zero row)."""
+    import numpy as np
+
     rows = _normalize(vectors)
     if rows.shape[0] == 0:
         return np.zeros(0)
@@ -206,8 +240,26 @@ def select_sentences(
     return [sentences[i] for i in sorted(chosen)]
 
 
+QUESTION = 0.5  # a question says less than a statement: its score is scaled by this
+
+
 def _informativeness(sentences: Sequence[Sentence]) -> npt.NDArray[np.float64]:
-    return np.array([min(1.0, len(content_terms(s.text)) / MIN_TERMS) for s in sentences], dtype=np.float64)
+    import numpy as np
+
+    return np.array(
+        [
+            min(1.0, len(content_terms(s.text)) / MIN_TERMS) * (QUESTION if s.text.rstrip().endswith("?") else 1.0)
+            for s in sentences
+        ],
+        dtype=np.float64,
+    )
+
+
+def _small_talk(utterances: Sequence[Utterance]) -> str:
+    """What a summary says of messages that are all acknowledgements and small talk."""
+    speakers = list(dict.fromkeys(u.speaker for u in utterances))
+    who = " and ".join(speakers) if len(speakers) <= 2 else ", ".join(speakers[:-1]) + " and " + speakers[-1]
+    return f"{who}: {len(utterances)} short message(s) of acknowledgements and small talk, nothing to keep."
 
 
 def _render(picked: Sequence[Sentence]) -> str:
@@ -233,9 +285,12 @@ def extractive_summary(
     ``embed(texts)`` (one row per text) gives semantic vectors; without it TF-IDF vectors are used.
     Errors of ``embed`` propagate. Never returns an empty string.
     """
-    sentences = sentences_of(utterances)
-    if not sentences:
+    said = sentences_of(utterances)
+    if not said:
         return f"{len(utterances)} message(s) without text to summarize."
+    sentences = [s for s in said if not is_filler(s.text)]
+    if not sentences:
+        return _small_talk(utterances)
     tfidf = tfidf_vectors([content_terms(s.text) for s in sentences])
     vectors = _normalize(embed([s.text for s in sentences])) if embed is not None else tfidf
     scores = centrality(vectors) * _informativeness(sentences)

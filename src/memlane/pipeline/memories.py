@@ -147,6 +147,7 @@ def run(pipeline: Pipeline, job: Job) -> None:
     compact(memory, new_id=None if created is None else created.id)
 
 
+run.exclusive = True  # type: ignore[attr-defined]  # one job of a thread at a time (see the worker)
 HANDLERS: dict[str, Callable[[Pipeline, Job], None]] = {JOB_KIND: run}
 
 

@@ -164,6 +164,7 @@ def merge_due(memory: Memory, user: str) -> datetime | None:
     return None if due <= memory._now() else due
 
 
+run.exclusive = True  # type: ignore[attr-defined]  # one job of a user at a time (see the worker)
 HANDLERS: dict[str, Callable[[Pipeline, Job], None]] = {JOB_KIND: run}
 
 

@@ -116,6 +116,7 @@ def run(pipeline: Pipeline, job: Job) -> None:
         memory.store.enqueue_jobs(memory.agent, [_job(memory.agent, thread)], memory._now())
 
 
+run.exclusive = True  # type: ignore[attr-defined]  # one job of a thread at a time (see the worker)
 HANDLERS: dict[str, Handler] = {JOB_KIND: run}
 
 

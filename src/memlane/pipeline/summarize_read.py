@@ -20,6 +20,7 @@ from ..types import Fact, Message, Summary
 from .extractive import Utterance, content_terms, extractive_summary, term_set
 from .prompts import SUMMARIZE_AND_EXTRACT, KnownFact, PromptMessage, SummarizeInput, ask
 from .rules import CandidateFact, attribute_of, extract_facts
+from .stated import label
 
 if TYPE_CHECKING:
     from ..memory import Memory
@@ -174,7 +175,7 @@ def extractive_extraction(memory: Memory, batch: Sequence[Message], *, final_att
     for m in batch:
         if m.role != "user" or not m.content.strip():
             continue
-        who = m.name or names.get(m.user or "") or _label(m.user)
+        who = m.name or names.get(m.user or "") or label(m.user)
         found = extract_facts(m.content, who=who)
         learned = next((c.content.rsplit(" is ", 1)[-1] for c in found if c.attribute == "name"), None)
         if learned and m.user and not m.name and m.user not in names:
@@ -209,14 +210,8 @@ def _names(memory: Memory, batch: Sequence[Message]) -> dict[str, str]:
 
 def _speaker(m: Message, names: dict[str, str]) -> str:
     if m.role == "user":
-        return m.name or names.get(m.user or "") or _label(m.user)
+        return m.name or names.get(m.user or "") or label(m.user)
     return m.name or "Assistant"
-
-
-def _label(user: str | None) -> str:
-    if not user:
-        return "The user"
-    return user[:1].upper() + user[1:]
 
 
 def _stored_name(memory: Memory, user: str) -> str | None:

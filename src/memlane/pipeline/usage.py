@@ -29,12 +29,12 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ..errors import InvalidInput
-from ..llm.types import UsageEvent
 from ..types import UsageRecord, UsageTotals
 
 if TYPE_CHECKING:
     from ..config import Settings
     from ..llm import LLMClient
+    from ..llm.types import UsageEvent
 
 __all__ = [
     "BudgetStatus",

@@ -16,7 +16,10 @@ What becomes of a claimed job::
     released   the worker was stopped before starting the job      defer_job until now
 
 A worker claims only the kinds its pipeline has handlers for, so a job no running version knows stays
-pending (visible in ``memlane jobs``) rather than dying. A lease must outlast the slowest job: an LLM
+pending (visible in ``memlane jobs``) rather than dying. A handler with an ``exclusive = True`` attribute (the
+pipeline's summaries, memories and profiles) never runs beside a job of the same agent, kind and payload under
+a live lease: the next job of a thread is queued as soon as the last one is claimed, and two workers
+summarizing one batch at once would both add its facts. A lease must outlast the slowest job: an LLM
 call may retry for minutes (``worker_lease_seconds``, default 300 s); the store cannot extend a lease yet.
 """
 
@@ -51,6 +54,9 @@ Outcome = Literal["done", "retry", "dead", "deferred", "lost", "released"]
 #: First retry delay in seconds; it doubles with each attempt, up to RETRY_MAX.
 RETRY_BASE = 30.0
 RETRY_MAX = 3600.0
+#: Longest pause of :meth:`Worker.run_forever` after failed claims (the database unreachable): it doubles from
+#: the poll interval up to this, so a worker is back at work within this long of the database's return.
+CLAIM_BACKOFF_MAX = 10.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,11 +184,15 @@ class Worker:
         Raises:
             StorageError: the claim itself failed (nothing was leased).
         """
-        kinds = sorted(self.memory.pipeline.handlers)
+        handlers = self.memory.pipeline.handlers
+        kinds = sorted(handlers)
         if not kinds:
             return 0  # an empty list would mean "any kind" to the store
+        # A handler marked ``exclusive`` never runs beside a job of the same kind and payload (one thread's
+        # summaries: two at once would both add the facts of the same batch).
+        exclusive = [kind for kind in kinds if getattr(handlers[kind], "exclusive", False)]
         jobs = self.memory.store.claim_jobs(
-            self.name, self._now(), lease_seconds=self.lease_seconds, limit=self.batch, kinds=kinds
+            self.name, self._now(), lease_seconds=self.lease_seconds, limit=self.batch, kinds=kinds, exclusive=exclusive
         )
         for i, job in enumerate(jobs):
             if self.stop_event.is_set():
@@ -299,21 +309,28 @@ class Worker:
     def run_forever(self, stop: threading.Event | None = None) -> None:
         """Run jobs until ``stop`` (default: :attr:`stop_event`) is set; never raises on a job's failure.
 
-        A failing claim (database locked, store unreachable) is logged and retried after a growing pause.
+        A failing claim (database locked, store unreachable) is logged and retried after a growing pause (at
+        most ``CLAIM_BACKOFF_MAX`` seconds, or the poll interval if that is longer).
         """
         if stop is not None:
             self.stop_event = stop
         failures = 0
+        longest = max(CLAIM_BACKOFF_MAX, self.poll_interval)
         while not self.stop_event.is_set():
             try:
                 ran = self.run_once()
                 failures = 0
+            except MemlaneError as exc:  # the store's own error says it all: no traceback
+                failures += 1
+                error = _error_text(exc)
+                logger.warning("worker %s could not claim jobs (%d in a row): %s", self.name, failures, error)
+                ran = 0
             except Exception:
                 failures += 1
                 logger.exception("worker %s could not claim jobs", self.name)
                 ran = 0
             if ran == 0:
-                self.stop_event.wait(min(self.poll_interval * 2 ** min(failures, 6), 60.0))
+                self.stop_event.wait(min(self.poll_interval * 2 ** min(failures, 6), longest))
 
 
 class BackgroundWorker:

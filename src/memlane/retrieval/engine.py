@@ -22,12 +22,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import partial
 from operator import attrgetter
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from ..errors import ConfigError
 from ..pools import LazyPool
@@ -58,8 +58,29 @@ _score = attrgetter("score")
 _SEARCH_THREADS = LazyPool(4, "memlane-search")
 
 
-def _shared_pool() -> ThreadPoolExecutor:
-    return _SEARCH_THREADS.get()
+def _start(calls: Sequence[Callable[[], T]]) -> list[Future[T] | None]:
+    """Each call started on a free search thread, or None where none was free (the caller runs it itself).
+
+    Never queued: the search threads' own reads run reads of their own (records, windows), and under load
+    every search thread may be such a read waiting for its inner ones; queued behind them, those would never
+    run (a server under 16 concurrent recalls hung that way).
+    """
+    return [_SEARCH_THREADS.try_submit(call) for call in calls]
+
+
+def _run_unstarted(calls: Sequence[Callable[[], T]], futures: Sequence[Future[T] | None]) -> list[T | None]:
+    """The results of the calls :func:`_start` found no thread for, run here in order (None for the others)."""
+    return [call() if future is None else None for call, future in zip(calls, futures, strict=True)]
+
+
+def _wait(futures: Sequence[Future[Any] | None]) -> None:
+    for future in futures:
+        if future is not None:
+            future.exception()  # waits
+
+
+def _result(future: Future[T] | None, found: T | None) -> T:
+    return cast(T, found) if future is None else future.result()
 
 
 class Searcher:
@@ -161,10 +182,12 @@ class Searcher:
         if not self.concurrent or len(calls) < 2:
             return [(name, call()) for name, call in calls]
         # Every call is waited for (so none outlives a failure of another) and the first failure is raised.
-        futures = [_shared_pool().submit(call) for _, call in calls[1:]]
+        # A call no search thread is free for runs on this thread after the first (see _start).
+        futures = _start([call for _, call in calls[1:]])
+        started = [future for future in futures if future is not None]
 
         def waiting() -> bool:
-            return not all(future.done() for future in futures)
+            return not all(future.done() for future in started)
 
         try:
             first = calls[0][1]()
@@ -178,10 +201,10 @@ class Searcher:
                             break
                         chunk = first[start : start + step]
                         self._read_windows(agent, [c.id for c in chunk if c.kind == "message"], config, scopes[0], read)
+            here = _run_unstarted([call for _, call in calls[1:]], futures)
         finally:
-            for future in futures:
-                future.exception()  # waits
-        results = [first, *(future.result() for future in futures)]
+            _wait(futures)
+        results = [first, *(_result(future, found) for future, found in zip(futures, here, strict=True))]
         return [(name, found) for (name, _), found in zip(calls, results, strict=True)]
 
     def _read_windows(
@@ -225,15 +248,15 @@ class Searcher:
         """The calls' results in order: at the same time if the store allows it, else one by one."""
         if not self.concurrent or len(calls) < 2:
             return [call() for call in calls]
-        # The first call runs on this thread, the others on the pool; every call is waited for (so none
-        # outlives a failure of another) and the first failure is raised.
-        futures: list[Future[Any]] = [_shared_pool().submit(call) for call in calls[1:]]
+        # The first call runs on this thread, the others on free search threads (else here, after it); every
+        # call is waited for (so none outlives a failure of another) and the first failure is raised.
+        futures = _start(calls[1:])
         try:
             first = calls[0]()
+            here = _run_unstarted(calls[1:], futures)
         finally:
-            for future in futures:
-                future.exception()  # waits
-        return [first, *(future.result() for future in futures)]
+            _wait(futures)
+        return [first, *(_result(future, found) for future, found in zip(futures, here, strict=True))]
 
     @staticmethod
     def _fuse(lists: dict[str, list[Candidate]], config: SearchConfig) -> list[Candidate]:

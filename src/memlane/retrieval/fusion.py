@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import statistics
 from collections.abc import Callable, Mapping, Sequence
 
 from ..store.base import Candidate
@@ -71,6 +70,8 @@ def normalize_zscore(scores: Sequence[float]) -> list[float]:
     """Standard scores, shifted so that the worst is 0 (an item missing from the list also counts 0)."""
     if len(scores) < 2:
         return [1.0] * len(scores)
+    import statistics  # with fractions and decimal: only for this normaliser, not with `import memlane`
+
     mean, spread = statistics.fmean(scores), statistics.pstdev(scores)
     if spread == 0:
         return [1.0] * len(scores)

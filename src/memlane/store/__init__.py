@@ -48,6 +48,7 @@ def open_store(
     busy_timeout_ms: int = 5000,
     lock_retries: int = 8,
     pool_size: int = 10,
+    pool_timeout: float = 5.0,
     hnsw_m: int = 16,
     hnsw_ef_construction: int = 64,
     hnsw_ef_search: int = 40,
@@ -56,7 +57,8 @@ def open_store(
 ) -> Store:
     """Open (and migrate) the store at a SQLite path, ``sqlite:///path`` or ``postgresql://`` URL.
 
-    ``busy_timeout_ms`` applies to SQLite; ``pool_size`` (most connections), the HNSW parameters and the
+    ``busy_timeout_ms`` applies to SQLite; ``pool_size`` (most connections), ``pool_timeout`` (the wait for
+    one, see :class:`~memlane.store.postgres.PostgresStore`), the HNSW parameters and the
     whole-agent index (``vector_index_min_rows``, None for never, and ``vector_index_memory``) to PostgreSQL;
     ``lock_retries`` to both (retries of a locked database or a deadlocked transaction).
 
@@ -74,6 +76,7 @@ def open_store(
         store: Store = PostgresStore(
             location,
             max_connections=pool_size,
+            pool_timeout=pool_timeout,
             hnsw_m=hnsw_m,
             hnsw_ef_construction=hnsw_ef_construction,
             hnsw_ef_search=hnsw_ef_search,
@@ -98,6 +101,7 @@ def open_store_for(settings: Settings, location: str | None = None) -> Store:
         busy_timeout_ms=settings.busy_timeout_ms,
         lock_retries=settings.lock_retries,
         pool_size=settings.pg_pool_size,
+        pool_timeout=settings.pg_pool_timeout,
         hnsw_m=settings.pg_hnsw_m,
         hnsw_ef_construction=settings.pg_hnsw_ef_construction,
         hnsw_ef_search=settings.pg_hnsw_ef_search,

@@ -11,9 +11,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Literal, cast
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 
 from ..errors import InvalidInput
 from ..types import (
@@ -32,11 +30,15 @@ from ..types import (
 )
 from ..validation import NewFact, NewJob, NewMessage, NewSummary
 
+if TYPE_CHECKING:  # numpy loads with a store's backend, not with the contract (`import memlane` needs none)
+    import numpy as np
+
 __all__ = [
     "Candidate",
     "FactFilter",
     "QueryVector",
     "Scope",
+    "StatedFact",
     "Store",
     "StoreStatus",
     "ThreadAppend",
@@ -45,11 +47,11 @@ __all__ = [
 ]
 
 #: The query's embedding, asked for only when a keyword search needs it (see :meth:`Store.keyword_search`).
-QueryVector = Callable[[], np.ndarray]
+QueryVector: TypeAlias = "Callable[[], np.ndarray]"
 #: The vectors a write stores with its rows: the rows themselves, or a call that returns them, made inside
 #: the write's transaction once the rows are written, so the texts are embedded while the rows are stored
 #: (see :meth:`Store.add_messages`).
-WriteVectors = np.ndarray | Callable[[], np.ndarray]
+WriteVectors: TypeAlias = "np.ndarray | Callable[[], np.ndarray]"
 
 
 def vectors_now(vectors: WriteVectors) -> np.ndarray:
@@ -138,14 +140,30 @@ class Candidate:
 
 
 @dataclass(frozen=True, slots=True)
+class StatedFact:
+    """A fact stated in one of the messages of a :class:`ThreadAppend`, stored in the same transaction.
+
+    ``item`` is the message's index in the append: the fact's source is that message (its thread and
+    sequence number, whatever ``fact`` says of them). ``supersedes`` names active facts it replaces: each
+    still active is marked ``superseded`` by it (``invalid_at`` = now), with a 'supersede' history entry.
+    """
+
+    item: int
+    fact: NewFact
+    vector: np.ndarray | None = None
+    supersedes: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class ThreadAppend:
     """Messages to append to one thread, in a write of one or several threads (:meth:`Store.add_to_threads`):
-    the checked items, their token counts and the jobs queued with them."""
+    the checked items, their token counts, the jobs queued with them and the facts they state."""
 
     thread: str
     items: Sequence[NewMessage]
     token_counts: Sequence[int]
     jobs: Sequence[NewJob] = ()
+    facts: Sequence[StatedFact] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,7 +269,9 @@ class Store(ABC):
     ) -> list[list[Message]]:
         """:meth:`add_messages` for several threads in one transaction: every thread's messages are stored, or
         none. ``vectors`` holds the rows of every append's items, in order; the call (when it is one) is made
-        once every thread's messages are written. Returns each append's messages, in order."""
+        once every thread's messages are written. Each append's stated facts (:class:`StatedFact`) are stored
+        in the same transaction, with their history entries and vectors. Returns each append's messages, in
+        order."""
         count = sum(len(a.items) for a in appends)
         if vectors_later and vectors is not None:
             raise InvalidInput("a write stores its vectors or waits for them, not both")
@@ -262,6 +282,8 @@ class Store(ABC):
         for append in appends:
             if len(append.token_counts) != len(append.items):
                 raise InvalidInput(f"{len(append.token_counts)} token counts for {len(append.items)} messages")
+            if any(not 0 <= f.item < len(append.items) for f in append.facts):
+                raise InvalidInput("a stated fact names a message its append does not hold")
         if count == 0:
             return [[] for _ in appends]
         filled = [a for a in appends if a.items]  # an append without items writes nothing and takes no number
@@ -606,10 +628,21 @@ class Store(ABC):
 
     @abstractmethod
     def claim_jobs(
-        self, worker: str, now: datetime, *, lease_seconds: float, limit: int, kinds: Sequence[str] | None = None
+        self,
+        worker: str,
+        now: datetime,
+        *,
+        lease_seconds: float,
+        limit: int,
+        kinds: Sequence[str] | None = None,
+        exclusive: Sequence[str] = (),
     ) -> list[Job]:
         """Lease up to ``limit`` ready jobs (pending with ``run_after <= now``, or running with an expired
-        lease) to ``worker``, oldest first; each claim adds one attempt. No job is leased twice at once."""
+        lease) to ``worker``, oldest first; each claim adds one attempt. No job is leased twice at once.
+
+        A job of a kind in ``exclusive`` is not claimed while another job of its agent, kind and payload holds
+        a lease that has not expired: two summaries of one thread never run side by side (a job is queued
+        again as soon as the last one is claimed, so the next may be ready while it runs)."""
 
     @abstractmethod
     def complete_job(self, job_id: int, worker: str, now: datetime) -> bool:

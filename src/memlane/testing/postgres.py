@@ -320,10 +320,12 @@ def _initdb(bin_dir: Path, data: Path, user: _OsUser) -> None:
     (data / "pg_hba.conf").write_text("# memlane throwaway server\nhost all all 127.0.0.1/32 trust\n")
 
 
-def _spawn_postgres(bin_dir: Path, data: Path, port: int, user: _OsUser, log: Path) -> subprocess.Popen[bytes]:
+def _spawn_postgres(
+    bin_dir: Path, data: Path, port: int, user: _OsUser, log: Path, settings: dict[str, str]
+) -> subprocess.Popen[bytes]:
     """Start the postmaster as a child process (in its own session) logging to ``log``."""
     args = [str(bin_dir / "postgres"), "-D", str(data), "-p", str(port)]
-    for name, value in _SERVER_SETTINGS.items():
+    for name, value in settings.items():
         args += ["-c", f"{name}={value}"]
     with log.open("ab") as out:
         return subprocess.Popen(
@@ -401,13 +403,29 @@ class ThrowawayPostgres:
     :class:`PostgresStartError` (with the server log tail) if any step fails, after cleaning up.
     An instance can be entered once. As root, the server's OS user needs search access to ``base_dir``
     and its parents; pytest's ``tmp_path`` (under a root-only directory) does not qualify.
+
+    :meth:`stop` and :meth:`start` take the server down and bring it back inside the block (an outage, for
+    fault tests): same data directory, same port, same URLs. ``settings`` overrides server settings (``-c``
+    options); the defaults trade durability for speed, among them ``synchronous_commit=off``, with which an
+    immediate stop may lose the last commits a client was told about: a test that checks nothing
+    acknowledged is lost passes ``settings={"synchronous_commit": "on"}``.
     """
 
-    def __init__(self, *, port: int | None = None, base_dir: Path | None = None, timeout: float = 60.0) -> None:
+    def __init__(
+        self,
+        *,
+        port: int | None = None,
+        base_dir: Path | None = None,
+        timeout: float = 60.0,
+        settings: dict[str, str] | None = None,
+    ) -> None:
         """Configure the server; nothing starts before ``__enter__``. ``timeout`` bounds the start-up."""
         self._requested_port = port
         self._base_dir = base_dir
         self._timeout = timeout
+        self._settings = {**_SERVER_SETTINGS, **(settings or {})}
+        self._bin_dir: Path | None = None
+        self._user: _OsUser | None = None
         self._owner_pid = os.getpid()
         self._entered = False
         self._directory: Path | None = None
@@ -416,8 +434,14 @@ class ThrowawayPostgres:
         self._url: str | None = None
 
     @property
+    def running(self) -> bool:
+        """Whether the server is up (entered, and not stopped by :meth:`stop`)."""
+        return self._process is not None and self._process.poll() is None
+
+    @property
     def url(self) -> str:
-        """URL of the database ``memlane`` (with pgvector); raises RuntimeError unless running."""
+        """URL of the database ``memlane`` (with pgvector); raises RuntimeError before start and after exit
+        (not while :meth:`stop` has taken the server down: it stays the server's URL)."""
         if self._url is None:
             raise RuntimeError("the throwaway PostgreSQL server is not running")
         return self._url
@@ -458,6 +482,51 @@ class ThrowawayPostgres:
         """Stop the server (fast shutdown) and delete its directory."""
         self._cleanup()
 
+    def stop(self, *, timeout: float = 30.0) -> None:
+        """Take the server down at once, like ``pg_ctl stop -m immediate``: every connection is cut and no
+        checkpoint is written (the next start recovers from the WAL). The data directory and the port stay;
+        :meth:`start` brings the server back. A no-op if it is already stopped.
+
+        Raises:
+            RuntimeError: the server was never started, or the block has ended.
+        """
+        if self._url is None:
+            raise RuntimeError("the throwaway PostgreSQL server is not running")
+        process, self._process = self._process, None
+        if process is None or process.poll() is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            process.send_signal(signal.SIGQUIT)  # what pg_ctl's immediate mode sends
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+
+    def start(self) -> None:
+        """Start the server again after :meth:`stop`, on the same port and data directory, and wait until it
+        accepts connections (after crash recovery). A no-op if it is running. Call it from a thread that
+        lives as long as the server (see the module docstring's parent-death signal).
+
+        Raises:
+            RuntimeError: the server was never started, or the block has ended.
+            PostgresStartError: it did not come back (the port was taken meanwhile, or recovery failed).
+        """
+        if self._url is None or self._bin_dir is None or self._user is None or self._port is None:
+            raise RuntimeError("the throwaway PostgreSQL server is not running")
+        if self.running:
+            return
+        log = self.directory / "postgres.log"
+        offset = log.stat().st_size if log.exists() else 0
+        data = self.directory / "data"
+        self._process = _spawn_postgres(self._bin_dir, data, self._port, self._user, log, self._settings)
+        try:
+            _wait_ready(self._process, data, self._timeout)
+        except PostgresStartError as exc:
+            _stop(self._process)
+            self._process = None
+            raise PostgresStartError(f"{exc} on 127.0.0.1:{self._port}; server log:\n{_tail(log, offset)}") from None
+
     def create_database(self, name: str) -> str:
         """Create database ``name`` with the ``vector`` extension and return its URL.
 
@@ -483,6 +552,7 @@ class ThrowawayPostgres:
         if user.uid is not None and user.gid is not None:
             os.chown(self._directory, user.uid, user.gid)
         bin_dir = _runnable_install(install, user, self._directory) / "bin"
+        self._bin_dir, self._user = bin_dir, user
         data = self._directory / "data"
         _initdb(bin_dir, data, user)
         self._launch(bin_dir, data, user)
@@ -499,7 +569,7 @@ class ThrowawayPostgres:
         for attempt in range(1, _PORT_ATTEMPTS + 1):
             port = self._requested_port or _free_port()
             offset = log.stat().st_size if log.exists() else 0
-            self._process = _spawn_postgres(bin_dir, data, port, user, log)
+            self._process = _spawn_postgres(bin_dir, data, port, user, log, self._settings)
             try:
                 _wait_ready(self._process, data, self._timeout)
             except PostgresStartError as exc:

@@ -29,7 +29,7 @@ from .._common import (
     thread_from_row,
     unchanged,
 )
-from ..base import FactFilter, Scope
+from ..base import FactFilter, Scope, ThreadAppend
 
 if TYPE_CHECKING:
     from .ivf import IvfBuilds
@@ -299,6 +299,9 @@ class PostgresHost:
             self, conn: Conn, agent_id: int, kind: str, ids: Sequence[int], vectors: np.ndarray
         ) -> None: ...
         def _scope_where(self, kind: str, agent_id: int, thread_id: int | None, scope: Scope) -> Where: ...
+        def _write_stated(
+            self, conn: Conn, agent_id: int, thread_id: int, append: ThreadAppend, first_seq: int, now: datetime
+        ) -> None: ...
         def _known_dim(self, conn: Conn) -> int | None: ...
         @staticmethod
         def _fact_where(agent_id: int, flt: FactFilter) -> Where: ...

@@ -6,6 +6,7 @@ Every change of a fact is written with its history entry (and vector, and queued
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -16,7 +17,7 @@ from ...errors import NotFound
 from ...types import Fact, FactChange
 from ...validation import NewFact, NewJob
 from .._common import check_fact_fields, fact_change_from_row, fact_diff
-from ..base import FactFilter
+from ..base import FactFilter, ThreadAppend
 from .common import FACT_SELECT, ROWS, Conn, PostgresHost, as_json, fact_row, one_row, sql_limit
 from .jobs import insert_jobs
 
@@ -41,6 +42,24 @@ def _history(
     )
 
 
+def _change_fact(
+    conn: Conn, agent_id: int, before: Fact, changes: dict[str, Any], actor: str | None, now: datetime, action: str
+) -> None:
+    """Apply field changes to a fact and record them in its history, on an open write transaction."""
+    diff = fact_diff(before, changes)
+    if not diff:
+        return
+    stored = {key: as_json(changes[key]) if key == "metadata" else changes[key] for key in diff}
+    sets = sql.SQL(", ").join(sql.SQL("{} = %s").format(sql.Identifier(key)) for key in stored)
+    conn.execute(
+        # The agent too, in every write's WHERE: a check missed above cannot cross agents.
+        sql.SQL("UPDATE facts SET {}, updated_at = %s WHERE id = %s AND agent_id = %s").format(sets),
+        (*stored.values(), now, before.id, agent_id),
+    )
+    new_content = changes.get("content", before.content)
+    _history(conn, agent_id, before.id, action, actor, before.content, new_content, diff, now)
+
+
 class PostgresFacts(PostgresHost):
     """Fact methods of the store contract."""
 
@@ -60,40 +79,71 @@ class PostgresFacts(PostgresHost):
             source_thread_id = None
             if fact.source_thread is not None:
                 source_thread_id = self._thread_id(conn, agent_id, fact.source_thread)
-            fact_id = int(
-                one_row(
-                    conn,
-                    "INSERT INTO facts (agent_id, owner, subject, category, content, importance, visibility, "
-                    "source_thread_id, source_thread, source_from_seq, source_to_seq, metadata, valid_from, "
-                    "created_at, updated_at) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s) RETURNING id",
-                    (
-                        agent_id,
-                        fact.owner,
-                        fact.subject,
-                        fact.category,
-                        fact.content,
-                        fact.importance,
-                        fact.visibility,
-                        source_thread_id,
-                        fact.source_thread,
-                        fact.source_from_seq,
-                        fact.source_to_seq,
-                        as_json(fact.metadata),
-                        now,
-                        now,
-                        now,
-                    ),
-                )[0]
-            )
-            _history(conn, agent_id, fact_id, "create", actor, None, fact.content, {}, now)
-            if vector is not None:
-                self._put_vectors(conn, agent_id, "fact", [fact_id], np.asarray(vector)[None, :])
+            fact_id = self._insert_fact(conn, agent_id, fact, source_thread_id, actor, now, vector)
             insert_jobs(conn, agent_id, jobs, now)
             return agent_id, fact_row(one_row(conn, FACT_SELECT + " WHERE f.id = %s", (fact_id,)))
 
         agent_id, stored = self._run("could not store the fact", write)
         self._remember_agent(agent, agent_id)
         return stored
+
+    def _insert_fact(
+        self,
+        conn: Conn,
+        agent_id: int,
+        fact: NewFact,
+        source_thread_id: int | None,
+        actor: str | None,
+        now: datetime,
+        vector: np.ndarray | None,
+    ) -> int:
+        """Insert a fact with its 'create' history entry (and vector) on an open write transaction; its id."""
+        fact_id = int(
+            one_row(
+                conn,
+                "INSERT INTO facts (agent_id, owner, subject, category, content, importance, visibility, "
+                "source_thread_id, source_thread, source_from_seq, source_to_seq, metadata, valid_from, "
+                "created_at, updated_at) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s) RETURNING id",
+                (
+                    agent_id,
+                    fact.owner,
+                    fact.subject,
+                    fact.category,
+                    fact.content,
+                    fact.importance,
+                    fact.visibility,
+                    source_thread_id,
+                    fact.source_thread,
+                    fact.source_from_seq,
+                    fact.source_to_seq,
+                    as_json(fact.metadata),
+                    now,
+                    now,
+                    now,
+                ),
+            )[0]
+        )
+        _history(conn, agent_id, fact_id, "create", actor, None, fact.content, {}, now)
+        if vector is not None:
+            self._put_vectors(conn, agent_id, "fact", [fact_id], np.asarray(vector)[None, :])
+        return fact_id
+
+    def _write_stated(
+        self, conn: Conn, agent_id: int, thread_id: int, append: ThreadAppend, first_seq: int, now: datetime
+    ) -> None:
+        """Store the facts an append's messages state, on the transaction that writes the messages (see
+        :class:`~memlane.store.base.StatedFact`)."""
+        for stated in append.facts:
+            seq = first_seq + stated.item
+            fact = replace(stated.fact, source_thread=append.thread, source_from_seq=seq, source_to_seq=seq)
+            fact_id = self._insert_fact(conn, agent_id, fact, thread_id, fact.owner, now, stated.vector)
+            for old in stated.supersedes:
+                query = FACT_SELECT + " WHERE f.agent_id = %s AND f.id = %s AND f.status = 'active' FOR UPDATE OF f"
+                row = conn.execute(query, (agent_id, old)).fetchone()
+                if row is not None:  # gone or superseded meanwhile: nothing left to replace
+                    before = fact_row(row)
+                    changes = {"status": "superseded", "invalid_at": now, "superseded_by": fact_id}
+                    _change_fact(conn, agent_id, before, changes, before.owner, now, "supersede")
 
     def get_facts(self, agent: str, ids: Sequence[int]) -> list[Fact]:
         return self._read_ids("read facts", agent, ids, FACT_SELECT, "f", fact_row)
@@ -133,18 +183,7 @@ class PostgresFacts(PostgresHost):
                 row = conn.execute(query, (agent_id, fact_id)).fetchone()
             if row is None or agent_id is None:
                 raise NotFound(f"no fact {fact_id} in agent {agent!r}")
-            before = fact_row(row)
-            diff = fact_diff(before, changes)
-            if diff:
-                stored = {key: as_json(changes[key]) if key == "metadata" else changes[key] for key in diff}
-                sets = sql.SQL(", ").join(sql.SQL("{} = %s").format(sql.Identifier(key)) for key in stored)
-                conn.execute(
-                    # The agent too, in every write's WHERE: a check missed above cannot cross agents.
-                    sql.SQL("UPDATE facts SET {}, updated_at = %s WHERE id = %s AND agent_id = %s").format(sets),
-                    (*stored.values(), now, fact_id, agent_id),
-                )
-                new_content = changes.get("content", before.content)
-                _history(conn, agent_id, fact_id, action, actor, before.content, new_content, diff, now)
+            _change_fact(conn, agent_id, fact_row(row), changes, actor, now, action)
             if vector is not None:
                 self._put_vectors(conn, agent_id, "fact", [fact_id], np.asarray(vector)[None, :])
             insert_jobs(conn, agent_id, jobs, now)

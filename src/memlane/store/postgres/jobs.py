@@ -25,6 +25,14 @@ _JOB_SELECT = (
 )
 
 
+# A job of an exclusive kind waits while one of the same agent, kind and payload holds a live lease.
+_NOT_WHILE_ANOTHER_RUNS = (
+    "(kind <> ALL(%s) OR NOT EXISTS (SELECT 1 FROM jobs r WHERE r.status = 'running' AND r.lease_expires_at > %s "
+    "AND r.agent_id = jobs.agent_id AND r.kind = jobs.kind AND r.payload::text = jobs.payload::text "
+    "AND r.id <> jobs.id))"
+)
+
+
 def insert_jobs(conn: Conn, agent_id: int, jobs: Sequence[NewJob], now: datetime) -> list[int]:
     """Queue jobs in the open transaction; returns the ids created (a pending duplicate is skipped)."""
     ids = []
@@ -92,7 +100,14 @@ class PostgresJobs(PostgresHost):
         return created
 
     def claim_jobs(
-        self, worker: str, now: datetime, *, lease_seconds: float, limit: int, kinds: Sequence[str] | None = None
+        self,
+        worker: str,
+        now: datetime,
+        *,
+        lease_seconds: float,
+        limit: int,
+        kinds: Sequence[str] | None = None,
+        exclusive: Sequence[str] = (),
     ) -> list[Job]:
         lease_until = now + timedelta(seconds=lease_seconds)
         where = Where()
@@ -101,6 +116,8 @@ class PostgresJobs(PostgresHost):
         )
         if kinds:
             where.add("kind = ANY(%s)", list(kinds))
+        if exclusive:
+            where.add(_NOT_WHILE_ANOTHER_RUNS, list(exclusive), now)
         query = sql.SQL(
             "UPDATE jobs SET status = 'running', lease_owner = %s, lease_expires_at = %s, attempts = attempts + 1, "
             "dedupe_key = NULL, updated_at = %s WHERE id IN (SELECT id FROM jobs WHERE {} ORDER BY run_after, id "

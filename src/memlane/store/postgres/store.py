@@ -65,6 +65,19 @@ _MIGRATE_LOCK = 0x6D656D6C616E6501
 _PGVECTOR_MIN = (0, 8)  # iterative index scans
 _RETRYABLE = (pg_errors.DeadlockDetected, pg_errors.SerializationFailure)
 _CHECK_AFTER_S = 2.0  # a pooled connection idle for longer is checked before use
+# While the server is known to be down, a call waits this long for a connection (not the whole pool_timeout):
+# long enough to get one the moment the server is back, short enough to answer a request's 503 at once.
+_DOWN_WAIT_S = 1.0
+# The pool gives up reconnecting in the background after this long (its backoff doubles from 1 s: 1, 2, 4 s)
+# and connects again on the next call, so a server back after a long outage is used within a few seconds.
+_RECONNECT_S = 5.0
+
+
+def _unreachable(exc: psycopg.OperationalError) -> bool:
+    """Whether ``exc`` says the server cannot be reached: no SQLSTATE (the connection failed or was cut),
+    class 08 (connection exception) or 57 (shut down, starting up, crashed), a cancelled statement aside."""
+    state = exc.sqlstate
+    return state is None or state.startswith("08") or (state.startswith("57") and state != "57014")
 
 
 def _safe_location(url: str) -> str:
@@ -104,6 +117,10 @@ class PostgresStore(
             ``"2GB"``): its k-means trains as many cells as fit in it (see :func:`.ivf.lists_for`).
         retries: how often a transaction that hit a deadlock or serialization failure is rerun.
         connect_timeout: seconds to wait for the server when opening.
+        pool_timeout: seconds a call waits for a pooled connection before it fails with StorageError. While
+            the server is down no connection comes, so this bounds how long a call takes to fail (an HTTP
+            request gets its 503 within it, not after the client gave up); once the store saw the server
+            unreachable, calls wait at most ``_DOWN_WAIT_S`` until a call succeeds again.
 
     Raises:
         StorageError: the server cannot be reached, or the schema cannot be migrated.
@@ -128,6 +145,7 @@ class PostgresStore(
         hnsw_ef_search: int = 40,
         retries: int = 8,
         connect_timeout: float = 10.0,
+        pool_timeout: float = 5.0,
         vector_index_min_rows: int | None = 100_000,
         vector_index_memory: str = "2GB",
     ) -> None:
@@ -139,6 +157,8 @@ class PostgresStore(
             raise InvalidInput("hnsw_ef_construction must be at least twice hnsw_m")
         if not 1 <= min_connections <= max_connections:
             raise InvalidInput("need 1 <= min_connections <= max_connections")
+        if not pool_timeout > 0:
+            raise InvalidInput("pool_timeout must be a positive number of seconds")
         if vector_index_min_rows is not None and (isinstance(vector_index_min_rows, bool) or vector_index_min_rows < 1):
             raise InvalidInput("vector_index_min_rows must be a positive number of rows or None")
         try:
@@ -151,6 +171,8 @@ class PostgresStore(
         self.hnsw_ef_construction = hnsw_ef_construction
         self.hnsw_ef_search = hnsw_ef_search
         self._retries = retries
+        self._pool_timeout = pool_timeout
+        self._down_since: float | None = None  # when a call last found the server unreachable; None: it answers
         self._agent_ids: dict[str, int] = {}
         self._dim: int | None = None  # the vectors' dimension once known (reset by drop_vectors)
         self._terms = CommonTerms()  # the common words a message search leaves out
@@ -174,6 +196,8 @@ class PostgresStore(
             open=False,
             check=self._check,
             name="memlane",
+            timeout=pool_timeout,
+            reconnect_timeout=_RECONNECT_S,
         )
         try:
             self._pool.open(wait=True, timeout=connect_timeout)
@@ -196,20 +220,27 @@ class PostgresStore(
     def _run(self, what: str, fn: Callable[[Conn], T], *, write: bool = True) -> T:
         """Run ``fn`` on a pooled connection, in a transaction if ``write``; map database errors.
 
-        Deadlocks and serialization failures rerun the transaction with exponential backoff.
+        Deadlocks and serialization failures rerun the transaction with exponential backoff. A server that
+        cannot be reached (refused, shut down, a connection cut) is a :class:`StorageError` once the pool's
+        wait ends: ``pool_timeout``, or ``_DOWN_WAIT_S`` while the server is known to be down.
         """
         delay = 0.01
         attempt = 0
         while True:
             try:
-                with self._pool.connection() as conn:
+                down = self._down_since is not None
+                with self._pool.connection(timeout=_DOWN_WAIT_S if down else self._pool_timeout) as conn:
                     try:
                         if not write:
-                            return fn(conn)
-                        with conn.transaction():
-                            return fn(conn)
+                            result = fn(conn)
+                        else:
+                            with conn.transaction():
+                                result = fn(conn)
                     finally:  # noted here, not in a pool reset callback: those return connections late
                         self._last_used[conn] = time.monotonic()
+                if down:
+                    self._down_since = None
+                return result
             except _RETRYABLE as exc:
                 attempt += 1
                 if attempt > self._retries:
@@ -221,9 +252,19 @@ class PostgresStore(
             except PoolClosed as exc:
                 raise StorageError("the store is closed") from exc
             except PoolTimeout as exc:
+                self._note_down()
                 raise StorageError(f"{what}: no database connection available: {exc}") from exc
+            except psycopg.OperationalError as exc:
+                if _unreachable(exc):
+                    self._note_down()
+                raise StorageError(f"{what}: database error: {exc}") from exc
             except psycopg.Error as exc:
                 raise StorageError(f"{what}: database error: {exc}") from exc
+
+    def _note_down(self) -> None:
+        """Remember that the server could not be reached (calls wait shortly until one succeeds)."""
+        if self._down_since is None:
+            self._down_since = time.monotonic()
 
     def close(self) -> None:
         self._ivf.close()

@@ -141,6 +141,9 @@ class PostgresThreads(PostgresHost):
                 (first_seq, _append_to_thread(conn, agent_id, thread_id, first_seq, append, stamps))
                 for append, stamps, (thread_id, first_seq) in zip(appends, times, claimed, strict=True)
             ]
+            for append, (thread_id, first_seq) in zip(appends, claimed, strict=True):
+                if append.facts:
+                    self._write_stated(conn, agent_id, thread_id, append, first_seq, now)
             insert_jobs(conn, agent_id, [job for append in appends for job in append.jobs], now)
             ids = [i for _, appended in written for i in appended]
             if vectors is not None:  # last: the texts may still be embedded while the rows are written

@@ -11,8 +11,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from ...types import Fact, Message, MessageHead, Summary
 from .._common import (
     RowCodec,
@@ -25,9 +23,11 @@ from .._common import (
     summary_from_row,
     unchanged,
 )
-from ..base import FactFilter, Scope
+from ..base import FactFilter, Scope, ThreadAppend
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from .search import CommonWords
     from .vectors import VectorCache
 
@@ -205,6 +205,15 @@ class SQLiteHost:
             query: np.ndarray,
             span: Scope | None = None,
         ) -> np.ndarray | None: ...
+        def _write_stated(
+            self,
+            conn: sqlite3.Connection,
+            agent_id: int,
+            thread_id: int,
+            append: ThreadAppend,
+            first_seq: int,
+            now: datetime,
+        ) -> None: ...
         def _put_vectors(
             self,
             conn: sqlite3.Connection,

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Sequence
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ...errors import InvalidInput
 from ...types import Fact, Message, Summary
@@ -30,6 +28,9 @@ from .common import (
     summary_visibility,
 )
 from .vectors import KIND_CODES, AgentVectors, member, top_k, top_k_rows, top_k_scored, within
+
+if TYPE_CHECKING:  # numpy loads with the first vector read or written
+    import numpy as np
 
 __all__ = ["SQLiteEmbeddings"]
 
@@ -105,6 +106,8 @@ class SQLiteEmbeddings(SQLiteHost):
         stamps: Sequence[str],
         vectors: np.ndarray,
     ) -> None:
+        import numpy as np
+
         vectors = np.ascontiguousarray(vectors, dtype=np.float32)
         if vectors.ndim != 2 or len(vectors) != len(ids):
             raise InvalidInput("vectors must be a 2-d array with one row per item")
@@ -124,6 +127,8 @@ class SQLiteEmbeddings(SQLiteHost):
         )
 
     def set_vectors(self, agent: str, kind: str, ids: Sequence[int], vectors: np.ndarray) -> None:
+        import numpy as np
+
         if kind not in KIND_CODES:
             raise InvalidInput(f"unknown kind {kind!r}")
         agent_id = self._agent_id(agent)
@@ -156,6 +161,8 @@ class SQLiteEmbeddings(SQLiteHost):
                 conn.executemany("DELETE FROM pending_vectors WHERE message_id = ?", [(i,) for i in chosen])
 
     def get_vectors(self, agent: str, kind: str, ids: Sequence[int]) -> tuple[list[int], np.ndarray]:
+        import numpy as np
+
         if kind not in KIND_CODES:
             raise InvalidInput(f"unknown kind {kind!r}")
         agent_id = self._agent_id(agent)
@@ -206,6 +213,8 @@ class SQLiteEmbeddings(SQLiteHost):
         return count
 
     def vector_search(self, agent: str, query: np.ndarray, scope: Scope, limit: int) -> list[Candidate]:
+        import numpy as np
+
         agent_id = self._agent_id(agent)
         if agent_id is None or limit <= 0:
             return []
@@ -273,6 +282,8 @@ class SQLiteEmbeddings(SQLiteHost):
         """Cosine of each of the agent's messages ``ids`` to ``query``, from the vectors in memory (NaN for a
         message without a vector, -inf for one created outside ``span``'s time range); None when the store
         holds no vectors of the query's dimension."""
+        import numpy as np
+
         dim_row = conn.execute("SELECT value FROM meta WHERE key = 'embedding_dim'").fetchone()
         if dim_row is None or query.shape != (int(dim_row[0]),):
             return None
@@ -348,6 +359,8 @@ class SQLiteEmbeddings(SQLiteHost):
         self, conn: sqlite3.Connection, agent_id: int, kinds: np.ndarray, item_ids: np.ndarray, scope: Scope
     ) -> np.ndarray:
         """The rows whose item's metadata holds the scope's filter (looked up per kind in the database)."""
+        import numpy as np
+
         n = len(kinds)
         allowed = np.zeros(n, dtype=bool)
         for kind, table in (("message", "messages"), ("fact", "facts"), ("summary", "summaries")):

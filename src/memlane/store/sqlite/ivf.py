@@ -23,8 +23,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:  # numpy loads with the first vector read or written
+    import numpy as np
+
 
 __all__ = ["IvfIndex", "build_ivf", "cells_for", "probes_for"]
 
@@ -51,6 +54,8 @@ class IvfIndex:
     def scan(self, matrix: np.ndarray, size: int, query: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(positions, cosine scores) of the rows a query looks at: the nearest cells, ``always`` and the
         rows added since the build."""
+        import numpy as np
+
         cell_scores = np.einsum("ij,j->i", self.centroids, query)  # not BLAS: its threads wait on a busy machine
         probes = min(self.probes, len(cell_scores))
         nearest = np.argpartition(-cell_scores, probes - 1)[:probes] if probes else np.zeros(0, dtype=np.int64)
@@ -103,6 +108,8 @@ def build_ivf(
     In the new order the cells' rows come first, cell by cell, then the rows that are not messages
     (``always``). A query scans :func:`probes_for` of the cells.
     """
+    import numpy as np
+
     rng = np.random.default_rng(seed)
     messages = np.flatnonzero(is_message)
     others = np.flatnonzero(~is_message)
@@ -156,6 +163,8 @@ def build_ivf(
 
 def _kmeans(matrix: np.ndarray, rows: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:
     """``k`` unit centroids of ``matrix[rows]`` by spherical k-means on a sample."""
+    import numpy as np
+
     take = min(len(rows), k * _SAMPLE_PER_CELL)
     sample = matrix[rng.choice(rows, take, replace=False)] if take < len(rows) else matrix[rows]
     centroids = sample[rng.choice(len(sample), k, replace=False)].copy()
@@ -177,6 +186,8 @@ def _kmeans(matrix: np.ndarray, rows: np.ndarray, k: int, rng: np.random.Generat
 
 def _assign(matrix: np.ndarray, rows: np.ndarray, centroids: np.ndarray) -> np.ndarray:
     """The nearest centroid of each of ``matrix[rows]``, a block of rows at a time."""
+    import numpy as np
+
     labels = np.empty(len(rows), dtype=np.int64)
     for start in range(0, len(rows), _CHUNK):
         block = matrix[rows[start : start + _CHUNK]]

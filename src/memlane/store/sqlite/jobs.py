@@ -95,7 +95,14 @@ class SQLiteJobs(SQLiteHost):
         return created
 
     def claim_jobs(
-        self, worker: str, now: datetime, *, lease_seconds: float, limit: int, kinds: Sequence[str] | None = None
+        self,
+        worker: str,
+        now: datetime,
+        *,
+        lease_seconds: float,
+        limit: int,
+        kinds: Sequence[str] | None = None,
+        exclusive: Sequence[str] = (),
     ) -> list[Job]:
         stamp = fmt_time(now)
         lease_until = fmt_time(now.fromtimestamp(now.timestamp() + lease_seconds, now.tzinfo))
@@ -107,6 +114,14 @@ class SQLiteJobs(SQLiteHost):
         if kinds:
             sql += f" AND kind IN ({','.join('?' * len(kinds))})"
             params += list(kinds)
+        if exclusive:
+            # A job of an exclusive kind waits while one of the same agent, kind and payload holds a live lease.
+            sql += (
+                f" AND (kind NOT IN ({','.join('?' * len(exclusive))}) OR NOT EXISTS (SELECT 1 FROM jobs r "  # noqa: S608
+                "WHERE r.status = 'running' AND r.lease_expires_at > ? AND r.agent_id = jobs.agent_id "
+                "AND r.kind = jobs.kind AND r.payload = jobs.payload AND r.id <> jobs.id))"
+            )
+            params += [*exclusive, stamp]
         sql += " ORDER BY run_after, id LIMIT ?"
         params.append(limit)
         with self._write() as conn:

@@ -18,8 +18,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-import numpy as np
-
 from .._common import bm25_idf, fmt_time, query_terms, rarest_within
 from ..base import Candidate, QueryVector, Scope
 from .common import SQLiteHost, metadata_where, summary_visibility
@@ -389,6 +387,8 @@ class SQLiteSearch(SQLiteHost):
         """The ``limit`` messages of ``sql``'s matches nearest the query's vector (those without a vector
         last, newest first), scored by cosine; None when none of them has a vector of the query's size.
         Given ``span``, only the matches created within its time range (which ``sql`` does not test)."""
+        import numpy as np
+
         # One text of all the ids: a row per match cost ~0.7 µs each in Python (4,000 at most here).
         joined = conn.execute(f"SELECT group_concat(id) FROM ({sql})", params).fetchone()[0]  # noqa: S608
         if not joined:

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ...errors import NotFound
 from ...types import Summary
 from ...validation import NewSummary
 from .._common import dump_json, fmt_time, marked_range
 from .common import SUMMARY_COLS, SQLiteHost, next_id, summary_row
+
+if TYPE_CHECKING:  # numpy loads with the first vector read or written
+    import numpy as np
 
 __all__ = ["SQLiteSummaries"]
 

@@ -10,9 +10,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ...errors import NotFound, StorageError
 from ...types import Message, MessageHead, Thread, UserRecord
@@ -32,6 +30,9 @@ from .common import (
 )
 from .jobs import insert_jobs
 from .schema import agent_terms
+
+if TYPE_CHECKING:  # numpy loads with the first vector read or written
+    import numpy as np
 
 __all__ = ["SQLiteThreads"]
 
@@ -188,6 +189,8 @@ class SQLiteThreads(SQLiteHost):
                     thread_id, next_seq = self._ensure_thread(conn, agent_id, append.thread, moments[0])
                     ids = _insert_messages(conn, agent_id, thread_id, next_seq, append.items, append.token_counts, when)
                     _index_messages(conn, agent_id, thread_id, ids, append.items)
+                    if append.facts:
+                        self._write_stated(conn, agent_id, thread_id, append, next_seq, now)
                     written.append((next_seq, ids))
                     threads += [thread_id] * len(ids)
                 all_ids = [i for _, ids in written for i in ids]

@@ -25,11 +25,13 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ...timestamps import parse_time
 from .ivf import IvfIndex, build_ivf
+
+if TYPE_CHECKING:  # numpy loads with the first vector read or written
+    import numpy as np
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +67,8 @@ class AgentVectors:
 
     @classmethod
     def empty(cls, dim: int, epoch: int, capacity: int = 0) -> AgentVectors:
+        import numpy as np
+
         return cls(
             epoch=epoch,
             max_id=0,
@@ -133,6 +137,8 @@ class AgentVectors:
         of a large agent costs a binary search instead of a comparison per row; rows appended after it are
         compared one by one until they are :attr:`LOOKUP_TAIL`, then it is built again.
         """
+        import numpy as np
+
         n = self.size
         lookup = self._by_time
         if lookup is None or n - lookup[2] > self.LOOKUP_TAIL:
@@ -148,12 +154,16 @@ class AgentVectors:
 
     def _sorted_messages(self, start: int, end: int) -> tuple[np.ndarray, np.ndarray]:
         """(message ids, their rows) of rows ``start:end``, by id."""
+        import numpy as np
+
         rows = start + np.flatnonzero(self.kinds[start:end] == KIND_CODES["message"])
         order = np.argsort(self.item_ids[rows], kind="stable")
         return self.item_ids[rows][order], rows[order]
 
     def reordered(self, order: np.ndarray, ivf: IvfIndex) -> AgentVectors:
         """A copy with rows ``order`` first (the rows an index was built over) and ``ivf`` attached."""
+        import numpy as np
+
         copy = AgentVectors.empty(self.dim, self.epoch, len(self.kinds))
         n = len(order)
         for name in _COLUMNS:
@@ -187,6 +197,8 @@ class _IdLookup:
 
     @classmethod
     def of(cls, sorted_ids: np.ndarray, sorted_rows: np.ndarray, covered: int) -> _IdLookup:
+        import numpy as np
+
         if len(sorted_ids) == 0:
             return cls(covered, sorted_ids=sorted_ids, sorted_rows=sorted_rows)
         low, span = int(sorted_ids[0]), int(sorted_ids[-1] - sorted_ids[0]) + 1
@@ -197,6 +209,8 @@ class _IdLookup:
         return cls(covered, low=low, table=table)
 
     def rows_of(self, ids: np.ndarray) -> np.ndarray:
+        import numpy as np
+
         out = np.full(len(ids), -1, dtype=np.int64)
         if self.table is not None:
             at = ids - self.low
@@ -209,6 +223,8 @@ class _IdLookup:
 
 def within(times: np.ndarray, since: float | None, until: float | None) -> np.ndarray:
     """Which ``times`` (POSIX seconds) are at ``since`` or later and before ``until`` (None: unbounded)."""
+    import numpy as np
+
     keep = np.ones(len(times), dtype=bool)
     if since is not None:
         keep &= times >= since
@@ -219,6 +235,8 @@ def within(times: np.ndarray, since: float | None, until: float | None) -> np.nd
 
 def _find(sorted_ids: np.ndarray, sorted_rows: np.ndarray, ids: np.ndarray, out: np.ndarray) -> None:
     """Set ``out[i]`` to the row of ``ids[i]`` where ``sorted_ids`` holds it."""
+    import numpy as np
+
     if len(sorted_ids) == 0:
         return
     at = np.minimum(np.searchsorted(sorted_ids, ids), len(sorted_ids) - 1)
@@ -228,6 +246,8 @@ def _find(sorted_ids: np.ndarray, sorted_rows: np.ndarray, ids: np.ndarray, out:
 
 def _timestamps(stamps: tuple[str, ...]) -> np.ndarray:
     """POSIX seconds of ISO-8601 times; the fixed-width UTC form the store writes is parsed by NumPy."""
+    import numpy as np
+
     if all(len(s) == _STAMP_WIDTH and s.endswith("+00:00") for s in stamps):
         micros = np.array([s[:-6] for s in stamps], dtype="datetime64[us]").astype(np.int64)
         return micros / 1e6
@@ -235,6 +255,8 @@ def _timestamps(stamps: tuple[str, ...]) -> np.ndarray:
 
 
 def _grow(array: np.ndarray, capacity: int) -> np.ndarray:
+    import numpy as np
+
     shape = (capacity, *array.shape[1:])
     grown = np.zeros(shape, dtype=array.dtype)
     grown[: len(array)] = array
@@ -352,6 +374,8 @@ class VectorCache:
 def _dot(matrix: np.ndarray, query: np.ndarray) -> np.ndarray:
     # einsum stays on the calling thread; a BLAS matrix-vector product hands the work to a thread pool
     # that, on a busy machine, mostly waits for the other core (measured in bench/RESULTS.md).
+    import numpy as np
+
     scores: np.ndarray = np.einsum("ij,j->i", matrix, query)
     return scores
 
@@ -363,6 +387,8 @@ def top_k(
     limit: int,
 ) -> list[tuple[int, int, float]]:
     """(kind code, item id, cosine) of the ``limit`` best rows allowed by ``mask`` (None: all rows)."""
+    import numpy as np
+
     n = vectors.size
     if n == 0 or limit <= 0:
         return []
@@ -383,6 +409,8 @@ def top_k(
 
 def top_k_rows(vectors: AgentVectors, rows: np.ndarray, query: np.ndarray, limit: int) -> list[tuple[int, int, float]]:
     """As :func:`top_k`, over the rows ``rows`` only (any order; ties go in row order, as there)."""
+    import numpy as np
+
     if len(rows) == 0 or limit <= 0:
         return []
     rows = np.sort(rows)
@@ -398,6 +426,8 @@ def top_k_scored(
 
 def _best(vectors: AgentVectors, rows: np.ndarray, scores: np.ndarray, limit: int) -> list[tuple[int, int, float]]:
     """(kind code, item id, score) of the ``limit`` best-scored ``rows``, best first (ties in row order)."""
+    import numpy as np
+
     if len(scores) > limit:
         part = np.argpartition(-scores, limit - 1)[:limit]
         order = part[np.argsort(-scores[part], kind="stable")]
@@ -416,6 +446,8 @@ def member(values: np.ndarray, wanted: Sequence[int]) -> np.ndarray:
     ``np.isin`` makes several passes over the rows (3 ms for 200k rows and 10 thread ids, against 0.17 ms).
     The table has one flag per id up to the largest wanted, so very sparse ids go to ``np.isin`` instead.
     """
+    import numpy as np
+
     if not wanted:
         return np.zeros(len(values), dtype=bool)
     top = max(wanted)
