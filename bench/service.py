@@ -11,7 +11,8 @@ mix in process, with the default embedder and with the stand-in one, and the def
      limit; no in-process job worker) on a fresh store; ``--clients`` concurrent clients (default 32), each its
      own user with its own user key and thread, loop for ``--duration`` seconds over the mix (default 40 %
      ``add_message`` / 40 % ``recall(query, user)`` / 20 % ``context(thread, query, user)``) on keep-alive
-     connections from one asyncio process (``httpx.AsyncClient``). The server's CPU (user + system, from
+     connections from one asyncio process (a plain HTTP/1.1 client: httpx cost as much CPU as the
+     server). The server's CPU (user + system, from
      ``/proc``, the server process and its children) is read before and after: **server CPU per request**.
      Afterwards every acknowledged message (each carries a unique tag) must be in its thread exactly once.
    - **in process**: the same mix from as many threads on one ``Memory`` on another fresh store, for
@@ -211,70 +212,124 @@ def served(location: str, embedder: str, args: argparse.Namespace) -> Iterator[S
         log.close()
 
 
-def http_client(url: str, clients: int) -> httpx.AsyncClient:
-    limits = httpx.Limits(max_connections=clients + 4, max_keepalive_connections=clients + 4)
-    return httpx.AsyncClient(base_url=f"{url}/v1/agents/{AGENT}", limits=limits, timeout=60, trust_env=False)
+class Connection:
+    """One keep-alive HTTP/1.1 connection of the load generator, as plain as a client gets: httpx spent about as
+    much CPU per request as the server (3-3.5 ms), on the same 2 cores, so it bounded the requests/s measured."""
+
+    def __init__(self, url: str) -> None:
+        address = url.removeprefix("http://")
+        self.host, port = address.rsplit(":", 1)
+        self.port = int(port)
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(self, method: str, path: str, body: object = None, key: str | None = None) -> tuple[int, bytes]:
+        """(status, body) of one request; reconnects after the server closes the connection."""
+        if self.writer is None or self.reader is None:
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        payload = b"" if body is None else json.dumps(body).encode()
+        head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+        if key is not None:
+            head += f"Authorization: Bearer {key}\r\n"
+        if body is not None:
+            head += f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n"
+        self.writer.write(head.encode() + b"\r\n" + payload)
+        try:
+            status = int((await self.reader.readline()).split()[1])
+            length, chunked, close = 0, False, False
+            while (line := await self.reader.readline()) not in (b"\r\n", b""):
+                name, _, value = line.decode("latin-1").partition(":")
+                name, value = name.strip().lower(), value.strip().lower()
+                length = int(value) if name == "content-length" else length
+                chunked = chunked or (name == "transfer-encoding" and "chunked" in value)
+                close = close or (name == "connection" and value == "close")
+            if chunked:
+                parts = []
+                while size := int((await self.reader.readline()).strip(), 16):
+                    parts.append(await self.reader.readexactly(size))
+                    await self.reader.readline()
+                await self.reader.readline()
+                data = b"".join(parts)
+            else:
+                data = await self.reader.readexactly(length)
+        except (OSError, asyncio.IncompleteReadError, IndexError, ValueError):
+            self.close()
+            raise
+        if close:
+            self.close()
+        return status, data
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
 
 
-async def request(http: httpx.AsyncClient, op: str, rng: random.Random, thread: str, key: str) -> httpx.Response:
-    headers = {"Authorization": f"Bearer {key}"}
+BASE = f"/v1/agents/{AGENT}"
+
+
+async def request(http: Connection, op: str, rng: random.Random, thread: str, key: str) -> tuple[int, bytes]:
     if op == "add":
         body = {"role": "user", "content": sentence(rng)}
-        return await http.post(f"/threads/{thread}/messages", headers=headers, json=body)
+        return await http.request("POST", f"{BASE}/threads/{thread}/messages", body, key)
     if op == "context":
-        body = {"query": sentence(rng), "budget": 2000}
-        return await http.post(f"/threads/{thread}/context", headers=headers, json=body)
+        return await http.request(
+            "POST", f"{BASE}/threads/{thread}/context", {"query": sentence(rng), "budget": 2000}, key
+        )
     if op == "healthz":
-        return await http.get(str(http.base_url.copy_with(path="/healthz")))
-    return await http.post("/recall", headers=headers, json={"query": sentence(rng), "limit": 5})
+        return await http.request("GET", "/healthz")
+    return await http.request("POST", f"{BASE}/recall", {"query": sentence(rng), "limit": 5}, key)
 
 
 async def http_load(server: Server, keys: list[str], duration: float, seed: int) -> dict[str, Any]:
     latencies: dict[str, list[float]] = {op: [] for op in MIX}
     acknowledged: dict[int, list[str]] = {i: [] for i in range(len(keys))}
     errors: list[str] = []
-    async with http_client(server.url, len(keys)) as http:
-        stop_at = time.monotonic() + duration
+    connections = [Connection(server.url) for _ in keys]
+    stop_at = time.monotonic() + duration
 
-        async def client(i: int) -> None:
-            rng = random.Random(seed * 1000 + i)
-            thread = f"c{i}"
-            while time.monotonic() < stop_at:
-                op = pick(rng)
-                started = time.perf_counter()
-                try:
-                    if op == "add":  # a unique tag, to find each acknowledged message afterwards
-                        tag = f"[{thread}-{uuid.uuid4().hex[:12]}]"
-                        body = {"role": "user", "content": f"{sentence(rng)} {tag}"}
-                        headers = {"Authorization": f"Bearer {keys[i]}"}
-                        r = await http.post(f"/threads/{thread}/messages", headers=headers, json=body)
-                        if r.status_code == 201:
-                            acknowledged[i].append(tag)
-                    else:
-                        r = await request(http, op, rng, thread, keys[i])
-                except httpx.HTTPError as exc:
-                    errors.append(f"{op} {type(exc).__name__}: {exc}")
-                    continue
-                elapsed = time.perf_counter() - started
-                if r.status_code >= 300:
-                    errors.append(f"{op} {r.status_code} {r.text[:200]}")
+    async def client(i: int) -> None:
+        rng = random.Random(seed * 1000 + i)
+        thread, http = f"c{i}", connections[i]
+        while time.monotonic() < stop_at:
+            op = pick(rng)
+            started = time.perf_counter()
+            try:
+                if op == "add":  # a unique tag, to find each acknowledged message afterwards
+                    tag = f"[{thread}-{uuid.uuid4().hex[:12]}]"
+                    body = {"role": "user", "content": f"{sentence(rng)} {tag}"}
+                    status, data = await http.request("POST", f"{BASE}/threads/{thread}/messages", body, keys[i])
+                    if status == 201:
+                        acknowledged[i].append(tag)
                 else:
-                    latencies[op].append(elapsed)
+                    status, data = await request(http, op, rng, thread, keys[i])
+            except (OSError, asyncio.IncompleteReadError, IndexError, ValueError) as exc:
+                errors.append(f"{op} {type(exc).__name__}: {exc}")
+                continue
+            elapsed = time.perf_counter() - started
+            if status >= 300:
+                errors.append(f"{op} {status} {data[:200]!r}")
+            else:
+                latencies[op].append(elapsed)
 
-        cpu_before, started = cpu_seconds(server.pid), time.monotonic()
-        await asyncio.gather(*(client(i) for i in range(len(keys))))
-        elapsed, cpu = time.monotonic() - started, cpu_seconds(server.pid) - cpu_before
-        # Every acknowledged message exactly once, read back through the server.
-        missing = duplicated = 0
-        for i, tags in acknowledged.items():
-            r = await http.get(f"/threads/c{i}/messages", headers={"Authorization": f"Bearer {keys[i]}"})
-            contents = [m["content"] for m in r.json()]
-            for tag in tags:
-                found = sum(1 for c in contents if c.endswith(tag))
-                missing += found == 0
-                duplicated += found > 1
+    cpu_before, mine, started = cpu_seconds(server.pid), time.process_time(), time.monotonic()
+    await asyncio.gather(*(client(i) for i in range(len(keys))))
+    elapsed, cpu = time.monotonic() - started, cpu_seconds(server.pid) - cpu_before
+    mine = time.process_time() - mine
+    # Every acknowledged message exactly once, read back through the server.
+    missing = duplicated = 0
+    for i, tags in acknowledged.items():
+        _, data = await connections[i].request("GET", f"{BASE}/threads/c{i}/messages", key=keys[i])
+        contents = [m["content"] for m in json.loads(data)]
+        for tag in tags:
+            found = sum(1 for c in contents if c.endswith(tag))
+            missing += found == 0
+            duplicated += found > 1
+    for connection in connections:
+        connection.close()
     out = summary(latencies, len(errors), elapsed)
     out["cpu_ms_per_request"] = round(cpu / max(1, out["requests"]) * 1000, 2)
+    out["client_cpu_ms_per_request"] = round(mine / max(1, out["requests"]) * 1000, 2)  # the load generator's
     out.update(acknowledged=sum(len(v) for v in acknowledged.values()), missing=missing, duplicated=duplicated,
                error_samples=errors[:5])  # fmt: skip
     return out
@@ -283,28 +338,30 @@ async def http_load(server: Server, keys: list[str], duration: float, seed: int)
 async def route_load(server: Server, keys: list[str], requests: int, seed: int) -> dict[str, Any]:
     """Each route alone: ``requests`` calls from ``len(keys)`` clients after ~300 messages were added."""
     out: dict[str, Any] = {}
-    async with http_client(server.url, len(keys)) as http:
-        rng = random.Random(seed)
+    rng = random.Random(seed)
+    connections = [Connection(server.url) for _ in keys]
 
-        async def phase(op: str, count: int) -> None:
-            left = [count]
+    async def phase(op: str, count: int) -> None:
+        left = [count]
 
-            async def client(i: int) -> None:
-                while left[0] > 0:
-                    left[0] -= 1
-                    r = await request(http, op, rng, f"c{i}", keys[i])
-                    if r.status_code >= 300:
-                        raise RuntimeError(f"{op}: {r.status_code} {r.text[:200]}")
+        async def client(i: int) -> None:
+            while left[0] > 0:
+                left[0] -= 1
+                status, data = await request(connections[i], op, rng, f"c{i}", keys[i])
+                if status >= 300:
+                    raise RuntimeError(f"{op}: {status} {data[:200]!r}")
 
-            await asyncio.gather(*(client(i) for i in range(len(keys))))
+        await asyncio.gather(*(client(i) for i in range(len(keys))))
 
-        await phase("add", 300)
-        for op in ("healthz", "add", "recall", "context"):
-            await phase(op, 40)  # warm
-            cpu_before, started = cpu_seconds(server.pid), time.perf_counter()
-            await phase(op, requests)
-            elapsed, cpu = time.perf_counter() - started, cpu_seconds(server.pid) - cpu_before
-            out[op] = {"cpu_ms_per_request": round(cpu / requests * 1000, 2), "rps": round(requests / elapsed, 1)}
+    await phase("add", 300)
+    for op in ("healthz", "add", "recall", "context"):
+        await phase(op, 40)  # warm
+        cpu_before, started = cpu_seconds(server.pid), time.perf_counter()
+        await phase(op, requests)
+        elapsed, cpu = time.perf_counter() - started, cpu_seconds(server.pid) - cpu_before
+        out[op] = {"cpu_ms_per_request": round(cpu / requests * 1000, 2), "rps": round(requests / elapsed, 1)}
+    for connection in connections:
+        connection.close()
     return out
 
 
@@ -427,6 +484,8 @@ def table(results: list[dict[str, Any]], ceiling: dict[str, float]) -> str:
                 f"in process {h['rps'] / max(0.1, r['in_process']['rps']):.2f}")  # fmt: skip
         if r["embedder"] == "default" and best:
             line += f"; HTTP req/s / the embedder's best rate alone {h['rps'] / best:.2f}"
+        if "client_cpu_ms_per_request" in h:
+            line += f"; the load generator's CPU per request {h['client_cpu_ms_per_request']} ms"
         rows.append(line + f"; acknowledged messages {h['acknowledged']}, missing {h['missing']}, duplicated "
                     f"{h['duplicated']}")  # fmt: skip
     routed = [r for r in results if "routes" in r]
@@ -501,13 +560,16 @@ def main() -> None:
         else:
             raise SystemExit(f"unknown backend {name!r}")
     load.append(os.getloadavg())
+    # Again at the end: on a shared machine the embedder's own rate moves with the neighbours' load.
+    after = embed_ceiling(args.ceiling_seconds, args.seed) if args.ceiling_seconds > 0 else {}
     machine = {"nproc": os.cpu_count(), "python": platform.python_version(), "load": load}
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    record = {"args": vars(args), "machine": machine, "embedder_texts_per_s": ceiling, "results": results}
+    record = {"args": vars(args), "machine": machine, "embedder_texts_per_s": ceiling,
+              "embedder_texts_per_s_after": after, "results": results}  # fmt: skip
     Path(args.out).write_text(json.dumps(record, indent=2))
     print(table(results, ceiling))
     for what, texts_per_s in ceiling.items():
-        print(f"embedder alone, {what}: {texts_per_s:.0f} texts/s")
+        print(f"embedder alone, {what}: {texts_per_s:.0f} texts/s before the services, {after[what]:.0f} after")
     print(f"load average before / after: {load[0]} / {load[1]}")
 
 
