@@ -487,11 +487,12 @@ describe("the example bot (examples/bot.mjs)", () => {
       });
       assert.match(out[0], /^remembered fact #\d+$/);
       assert.equal(out[1], "reply 1");
-      assert.match(out[2], /I keep bees/);
+      // a first-person fact is stored about its user, so it reads right in any prompt
+      assert.match(out[2], /^#\d+ Erin keeps bees$/);
       assert.equal(requests.length, 1);
       assert.equal(requests[0].path, "/v1/chat/completions");
       const sent = requests[0].body.messages;
-      assert.match(sent[0].content, /I keep bees/, "the user's fact reached the model's system message");
+      assert.match(sent[0].content, /Erin keeps bees/, "the user's fact reached the model's system message");
       assert.deepEqual(sent.at(-1), { role: "user", content: "what do I keep?" });
       const stored = await as("bot").history("console-erin");
       assert.deepEqual(stored.map((m) => [m.role, m.content]), [["user", "what do I keep?"], ["assistant", "reply 1"]]);
