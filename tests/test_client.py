@@ -11,19 +11,18 @@ import inspect
 import io
 import socket
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 
 from conftest import FakeClock
 from memlane import AsyncClient, Client, Forbidden, InvalidInput, Memory, NotFound, StorageError, load_settings
 from memlane.client.calls import CALLS
 from memlane.server import ServerSettings, create_app
+from server_helpers import serving
 
 WEATHER_CALL = {"id": "c1", "type": "function", "function": {"name": "weather", "arguments": "{}"}}
 
@@ -36,29 +35,10 @@ def _memory(path: Path, clock: FakeClock) -> Memory:
 def served(tmp_path: Path) -> Iterator[tuple[str, Memory, FakeClock]]:
     clock = FakeClock()
     mem = _memory(tmp_path / "server.db", clock)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(
-            create_app(mem, ServerSettings(rate_limit=0, open=True)), host="127.0.0.1", port=port, log_level="warning"
-        )
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{url}/readyz", trust_env=False).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.05)
     try:
-        yield url, mem, clock
+        with serving(create_app(mem, ServerSettings(rate_limit=0, open=True))) as url:
+            yield url, mem, clock
     finally:
-        server.should_exit = True
-        thread.join(10)
         mem.close()
 
 

@@ -6,9 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,12 +15,12 @@ import pytest
 mcp = pytest.importorskip("mcp")
 
 import httpx2  # noqa: E402  (the MCP client's HTTP library)
-import uvicorn  # noqa: E402
 from mcp import Client  # noqa: E402
 from mcp.client.streamable_http import streamable_http_client  # noqa: E402
 
 from memlane import Memory, load_settings  # noqa: E402
 from memlane.server import ServerSettings, create_app  # noqa: E402
+from server_helpers import serving  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -37,27 +34,10 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Memo
     }
     mem.remember("bob's locker code is 4821", user="bob")
     mem.add_message("support-bob", "user", "my locker is jammed", user="bob")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(mem, ServerSettings(rate_limit=0)), host="127.0.0.1", port=port, log_level="warning")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{url}/readyz", trust_env=False).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.05)
     try:
-        yield url, mem, keys
+        with serving(create_app(mem, ServerSettings(rate_limit=0))) as url:
+            yield url, mem, keys
     finally:
-        server.should_exit = True
-        thread.join(10)
         mem.close()
 
 

@@ -162,53 +162,23 @@ def sign_in(browser: Any, served: Served, who: str, *, javascript: bool = True) 
     return visitor
 
 
-@contextmanager
-def serve_seeded(home: Path) -> Iterator[Served]:
-    """``memlane serve`` on a free loopback port over a freshly seeded store in ``home``; stopped after."""
-    db = home / "ui.db"
-    keys, facts = _seed(db)
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMLANE_")}  # not the developer's settings
-    env |= {"PYTHONPATH": SRC, "MEMLANE_EMBEDDER": "none", "MEMLANE_HOME": str(home / "home")}
-    log = home / "serve.log"
-    with log.open("w") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-c", "from memlane.cli.app import main; main()", "--db", str(db), "serve",
-             "--port", str(port), "--rate-limit", "0", "--no-access-log", "--workers-in-process", "0"],
-            stdout=out, stderr=subprocess.STDOUT, env=env,
-        )  # fmt: skip
-        url = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 30
-            while True:
-                assert proc.poll() is None, log.read_text()
-                try:
-                    if httpx.get(f"{url}/readyz", timeout=1, trust_env=False).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                assert time.monotonic() < deadline, f"memlane serve did not become ready: {log.read_text()}"
-                time.sleep(0.1)
-            yield Served(url, db, keys, facts)
-        finally:
-            proc.terminate()
-            proc.wait(timeout=15)
-
-
-@contextmanager
-def serve_demo(home: Path) -> Iterator[str]:
-    """``memlane serve --open`` over the store ``memlane demo`` makes (its jobs run once, without an LLM):
-    the review UI as a new user first sees it. Yields the server's URL."""
-    db = home / "demo.db"
+def _env(home: Path, **extra: str) -> dict[str, str]:
+    """The environment of a server under test: not the developer's settings, this checkout's source."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMLANE_")}
-    env |= {"PYTHONPATH": SRC, "MEMLANE_HOME": str(home / "home")}
-    cli = [sys.executable, "-c", "from memlane.cli.app import main; main()", "--db", str(db)]
-    subprocess.run([*cli, "demo"], env=env, check=True, capture_output=True, timeout=300)
-    subprocess.run([*cli, "worker", "--once"], env=env, check=True, capture_output=True, timeout=300)
+    return env | {"PYTHONPATH": SRC, "MEMLANE_HOME": str(home / "home"), **extra}
+
+
+def _cli(db: Path) -> list[str]:
+    return [sys.executable, "-c", "from memlane.cli.app import main; main()", "--db", str(db)]
+
+
+@contextmanager
+def _serving(home: Path, db: Path, env: dict[str, str], *args: str) -> Iterator[str]:
+    """``memlane serve`` on a free loopback port over ``db`` until the block ends; yields its URL once ready."""
     port = _free_port()
-    log = home / "demo-serve.log"
+    log = home / f"serve-{port}.log"
     with log.open("w") as out:
-        proc = subprocess.Popen([*cli, "serve", "--open", "--port", str(port), "--no-access-log"],
+        proc = subprocess.Popen([*_cli(db), "serve", "--port", str(port), "--no-access-log", *args],
                                 stdout=out, stderr=subprocess.STDOUT, env=env)  # fmt: skip
         url = f"http://127.0.0.1:{port}"
         try:
@@ -226,3 +196,25 @@ def serve_demo(home: Path) -> Iterator[str]:
         finally:
             proc.terminate()
             proc.wait(timeout=15)
+
+
+@contextmanager
+def serve_seeded(home: Path) -> Iterator[Served]:
+    """``memlane serve`` on a free loopback port over a freshly seeded store in ``home``; stopped after."""
+    db = home / "ui.db"
+    keys, facts = _seed(db)
+    env = _env(home, MEMLANE_EMBEDDER="none")
+    with _serving(home, db, env, "--rate-limit", "0", "--workers-in-process", "0") as url:
+        yield Served(url, db, keys, facts)
+
+
+@contextmanager
+def serve_demo(home: Path) -> Iterator[str]:
+    """``memlane serve --open`` over the store ``memlane demo`` makes (its jobs run once, without an LLM):
+    the review UI as a new user first sees it. Yields the server's URL."""
+    db = home / "demo.db"
+    env = _env(home)
+    subprocess.run([*_cli(db), "demo"], env=env, check=True, capture_output=True, timeout=300)
+    subprocess.run([*_cli(db), "worker", "--once"], env=env, check=True, capture_output=True, timeout=300)
+    with _serving(home, db, env, "--open") as url:
+        yield url

@@ -36,6 +36,7 @@ def serve(
         list[str] | None,
         typer.Option(
             "--allowed-host",
+            metavar="NAME",
             help="A Host name the server answers to (repeatable; '.example.com' for subdomains). Default: any "
             "(an open server: loopback names only).",
         ),
@@ -44,6 +45,7 @@ def serve(
         str | None,
         typer.Option(
             "--public-url",
+            metavar="URL",
             help="Where users reach the server, e.g. https://memory.example.com behind "
             "a TLS proxy (the UI's cookies are then Secure).",
         ),
@@ -83,7 +85,7 @@ def serve(
 
         memlane --db try.db serve --open
 
-        memlane --db postgresql://localhost/memlane serve --host 0.0.0.0 --workers-in-process 2
+        memlane --db postgresql://db/memlane serve --host 0.0.0.0 --processes 2
 
         memlane --db bot.db serve --processes 2
     """

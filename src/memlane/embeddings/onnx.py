@@ -35,9 +35,9 @@ it without the ``onnx`` package or the rewrite (the load's CPU time 0.46 -> 0.21
 into place, so processes that write it at once, or read it meanwhile, never see half a file; one that is
 damaged is made again.
 Session options were measured for one-shot use (``bench/onnx_session.py``): turning off onnxruntime's
-memory arena, its memory patterns or its weight prepacking moved a process's peak by 2-6 MB of ~150 (and
-the arena with the patterns off, +10 MB), against the 130 MB the prepared file and the row lookups saved:
-onnxruntime's defaults stay, as tuned for the long-lived processes that embed in bulk.
+memory arena, its memory patterns or its weight prepacking moved a process's peak by -6 to +20 MB of ~150
+from run to run, against the 130 MB the prepared file and the row lookups saved: onnxruntime's defaults
+stay, as tuned for the long-lived processes that embed in bulk.
 
 Each model run uses one thread; a call with several batches runs them on ``concurrency`` threads at
 once (onnxruntime releases the GIL). One thread a run does ~1.25x the work per CPU-second of two

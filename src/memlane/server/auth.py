@@ -36,6 +36,7 @@ __all__ = [
     "Scoped",
     "admin_caller",
     "authenticate",
+    "bearer_secret",
     "bind",
     "caller",
     "reachable_agents",
@@ -88,16 +89,26 @@ async def caller(request: Request, _: Bearer = None) -> Caller:
     if known is not None:
         return known
     state = server_state(request)
-    header = request.headers.get("authorization")
-    secret = None
-    if header is not None:
-        kind, _, secret = header.partition(" ")
-        if kind.lower() != "bearer" or not secret.strip():
-            raise Unauthenticated("the Authorization header must be 'Bearer <key>'")
+    secret = bearer_secret(request)
     missing = "send an API key: Authorization: Bearer <key>"
     if secret is not None and not state.knows(secret.strip()):
         return await run_in_threadpool(authenticate, request, state, secret, missing, session=False)
     return authenticate(request, state, secret, missing, session=False)
+
+
+def bearer_secret(request: Request) -> str | None:
+    """The key of ``Authorization: Bearer <key>``, or None without the header.
+
+    Raises:
+        Unauthenticated: an Authorization header of another form.
+    """
+    header = request.headers.get("authorization")
+    if header is None:
+        return None
+    kind, _, secret = header.partition(" ")
+    if kind.lower() != "bearer" or not secret.strip():
+        raise Unauthenticated("the Authorization header must be 'Bearer <key>'")
+    return secret
 
 
 def authenticate(

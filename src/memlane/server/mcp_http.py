@@ -17,13 +17,14 @@ from contextvars import ContextVar
 from typing import Any
 
 from fastapi import FastAPI, HTTPException
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from memlane.errors import MemlaneError, Unauthenticated
+from memlane.errors import MemlaneError
 
 from . import problems
-from .auth import Scoped, authenticate, bind
+from .auth import Scoped, authenticate, bearer_secret, bind
 from .state import ServerState
 
 __all__ = ["PATH", "install"]
@@ -79,17 +80,14 @@ class _Authenticated:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = Request(scope)
         try:
-            header = request.headers.get("authorization")
-            secret = None
-            if header is not None:
-                kind, _, secret = header.partition(" ")
-                if kind.lower() != "bearer" or not secret.strip():
-                    raise Unauthenticated("the Authorization header must be 'Bearer <key>'")
-            who = authenticate(
-                request, self.state, secret, "send an API key: Authorization: Bearer <key>", session=False
+            missing = "send an API key: Authorization: Bearer <key>"
+            # On a worker thread: a key not checked moments ago, or a new agent's view, asks the store.
+            who = await run_in_threadpool(
+                authenticate, request, self.state, bearer_secret(request), missing, session=False
             )
             agent = who.agent or request.query_params.get("agent") or self.state.memory.agent
-            token = _scoped.set(bind(who, agent, self.state))
+            bound = await run_in_threadpool(bind, who, agent, self.state)
+            token = _scoped.set(bound)
         except MemlaneError as exc:
             refused = problems.problem(request, problems.status_for(exc), str(exc), kind=problems.kind_for(exc))
             await refused(scope, receive, send)

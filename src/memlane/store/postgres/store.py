@@ -120,7 +120,7 @@ class PostgresStore(
         pool_timeout: seconds a call waits for a pooled connection before it fails with StorageError. While
             the server is down no connection comes, so this bounds how long a call takes to fail (an HTTP
             request gets its 503 within it, not after the client gave up); once the store saw the server
-            unreachable, calls wait at most ``_DOWN_WAIT_S`` until a call succeeds again.
+            unreachable, calls wait at most 1 s until a call succeeds again.
 
     Raises:
         StorageError: the server cannot be reached, or the schema cannot be migrated.
@@ -222,7 +222,7 @@ class PostgresStore(
 
         Deadlocks and serialization failures rerun the transaction with exponential backoff. A server that
         cannot be reached (refused, shut down, a connection cut) is a :class:`StorageError` once the pool's
-        wait ends: ``pool_timeout``, or ``_DOWN_WAIT_S`` while the server is known to be down.
+        wait ends: ``pool_timeout``, or ``_DOWN_WAIT_S`` (1 s) while the server is known to be down.
         """
         delay = 0.01
         attempt = 0
