@@ -8,7 +8,11 @@
    inside it. When the store takes concurrent reads (it has ``concurrent_reads = True``, as both built-in
    stores do: PostgreSQL from its connection pool, SQLite on a connection per thread), the retrievers'
    searches run at the same time on a small shared thread pool, and so do the loads of the fused
-   candidates' records; otherwise one after another. The results are the same.
+   candidates' records, while the search is the only one under way in the process; otherwise one after
+   another. The results are the same. (Side by side, a search answers sooner on an idle process, but costs
+   more CPU: its threads hand work over, and the calling thread reads ahead while the others run. Under load
+   the other requests keep the cores busy anyway: one after another, a recall took 1.9 ms of CPU instead of
+   2.4-2.9, bench/RESULTS.md, issue 39.)
 3. The lists are fused (:mod:`.fusion`), the records loaded (the best message candidates' with the turns
    around them, the others' beside them), the turns just beyond those candidates' windows joined as
    candidates (``SearchConfig.beyond_window``), boosts applied (:mod:`.rerank`), near-copies dropped, and
@@ -21,8 +25,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+import threading
+from collections.abc import Callable, Collection, Iterator, Sequence
 from concurrent.futures import Future
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import partial
@@ -56,6 +62,27 @@ KINDS = ("message", "fact", "summary")
 _score = attrgetter("score")
 #: The process's search threads: the searches of one recall, two retrievers, twice with a time range.
 _SEARCH_THREADS = LazyPool(4, "memlane-search")
+
+
+class _Searches:
+    """How many searches this process runs now (a search's steps go side by side only while it runs alone)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.running = 0
+
+    @contextmanager
+    def one(self) -> Iterator[None]:
+        with self._lock:
+            self.running += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self.running -= 1
+
+
+_SEARCHES = _Searches()
 
 
 def _start(calls: Sequence[Callable[[], T]]) -> list[Future[T] | None]:
@@ -109,6 +136,16 @@ class Searcher:
         Raises:
             ConfigError: the config names a retriever that is not registered.
         """
+        with _SEARCHES.one():
+            return self._search(agent, query, scope, limit, config, now)
+
+    def _side_by_side(self) -> bool:
+        """Whether a search's steps run at the same time: the store allows it and no other search is under way."""
+        return self.concurrent and _SEARCHES.running <= 1
+
+    def _search(
+        self, agent: str, query: str, scope: Scope, limit: int, config: SearchConfig, now: datetime | None
+    ) -> list[Found]:
         now = now or datetime.now(UTC)
         if scope.metadata is not None and config.beyond_window:
             # No turn joins from beyond a window under a metadata filter, which is the store's to apply, never
@@ -179,7 +216,7 @@ class Searcher:
                     continue  # e.g. no embedder configured: search with what there is
                 raise ConfigError(f"search config {config.name!r} uses unknown retriever {name!r}")
             calls += [(name, partial(retriever, agent, text, scope, pool)) for scope in scopes]
-        if not self.concurrent or len(calls) < 2:
+        if len(calls) < 2 or not self._side_by_side():
             return [(name, call()) for name, call in calls]
         # Every call is waited for (so none outlives a failure of another) and the first failure is raised.
         # A call no search thread is free for runs on this thread after the first (see _start).
@@ -246,7 +283,7 @@ class Searcher:
 
     def _all(self, calls: Sequence[Callable[[], T]]) -> list[T]:
         """The calls' results in order: at the same time if the store allows it, else one by one."""
-        if not self.concurrent or len(calls) < 2:
+        if len(calls) < 2 or not self._side_by_side():
             return [call() for call in calls]
         # The first call runs on this thread, the others on free search threads (else here, after it); every
         # call is waited for (so none outlives a failure of another) and the first failure is raised.
