@@ -72,10 +72,10 @@ def test_the_migration_fills_the_names_of_the_messages_already_stored(tmp_path: 
     path = tmp_path / "old.db"
     with Memory(path, agent="bot", settings=load_settings(embedder="none", worker="none")) as mem:
         mem.add_message("t1", "user", "hi", user="u-7", name="Alice")
-    latest = MIGRATIONS[-1][0]
+    speakers = next(version for version, name, _ in MIGRATIONS if name == "speakers' names")
     with sqlite3.connect(path) as conn:  # as a store of the version before would be
         conn.execute("DROP TABLE speakers")
-        conn.execute("DELETE FROM schema_migrations WHERE version = ?", (latest,))
+        conn.execute("DELETE FROM schema_migrations WHERE version >= ?", (speakers,))
     with Memory(path, agent="bot", settings=load_settings(embedder="none", worker="none")) as mem:
         assert mem.store.speakers("bot") == ["Alice", "u-7"]
 

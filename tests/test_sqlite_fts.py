@@ -366,3 +366,46 @@ def _idf(rows: int, n: int) -> float:
     import math
 
     return max(math.log((rows - n + 0.5) / (n + 0.5)), 1e-6)
+
+
+def _segments(path: Path, table: str) -> int:
+    conn = sqlite3.connect(path)
+    try:
+        return int(conn.execute(f"SELECT count(DISTINCT segid) FROM {table}_idx").fetchone()[0])  # noqa: S608
+    finally:
+        conn.close()
+
+
+def test_a_store_written_a_message_at_a_time_keeps_its_keyword_index_in_few_segments(tmp_path: Path) -> None:
+    # Every query word is looked up in every segment of the index: a store written one message per
+    # transaction (a chat bot's, a service's) had ~15 segments at 300 messages under FTS5's default merging,
+    # which made a user's keyword search ~3x slower than over one segment (bench/RESULTS.md, issue 39).
+    store = SQLiteStore(tmp_path / "segments.db")
+    try:
+        ids = [say(store, "a", "t", f"message {i} about hiking and coffee number{i}")[0] for i in range(300)]
+        assert found(store, "a", "hiking", limit=500) == ids  # every message still found
+        assert found(store, "a", "number123") == [ids[123]]
+    finally:
+        store.close()
+    assert _segments(tmp_path / "segments.db", "messages_fts") <= 6
+
+
+def test_upgrading_a_store_sets_its_keyword_indexes_to_merge_sooner(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)")
+    for version, name, sql in MIGRATIONS:
+        if version >= 16:
+            break
+        conn.executescript(sql)
+        conn.execute("INSERT INTO schema_migrations VALUES (?, ?, '2026-01-01')", (version, name))
+    conn.commit()
+    conn.close()
+    SQLiteStore(path).close()
+    conn = sqlite3.connect(path)
+    try:
+        for table in ("messages_fts", "facts_fts", "summaries_fts"):
+            config = dict(conn.execute(f"SELECT k, v FROM {table}_config"))  # noqa: S608
+            assert config.get("automerge") == 2 and config.get("crisismerge") == 4, (table, config)
+    finally:
+        conn.close()

@@ -403,4 +403,5 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (13, "API key prefixes and expiry", _API_KEY_EXPIRY),
     (14, "messages waiting for their vectors", _PENDING_VECTORS),
     (15, "speakers' names", _SPEAKERS),
+    (16, "keyword indexes merged sooner", ""),  # SQLite only: how FTS5 merges its index segments
 )
