@@ -105,6 +105,34 @@ def test_recall_reads_each_turn_in_full_once_and_by_id_only_turns_it_shows(
     assert reach and set(reach) == {(1, 1)} and set(by_id) <= {i for h in hits for i in h.message_ids}
 
 
+def test_context_reads_each_recalled_turn_in_full_once(mem: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The turns context() recalls were read in full by the search: tidying the hits (filler, repeats of the
+    # recent window) takes them from there, not from the store again.
+    texts = [f"turn {i} about the garden and the roses" if i % 3 == 0 else f"turn {i} small talk" for i in range(60)]
+    mem.add_messages("t", _items(texts))
+    mem.add_messages("now", _items(["hello", "what about the garden roses?"], start=START + timedelta(days=1)))
+    store = mem.store
+    read: list[int] = []
+    around: list[int] = []
+    real_get, real_windows = store.get_messages, store.message_windows
+
+    def get_messages(agent: str, ids: Any) -> list[Message]:
+        read.extend(ids)
+        return real_get(agent, ids)
+
+    def message_windows(agent: str, ids: Any, **kwargs: Any) -> list[Message]:
+        found = real_windows(agent, ids, **kwargs)
+        around.extend(m.id for m in found)
+        return found
+
+    monkeypatch.setattr(store, "get_messages", get_messages)
+    monkeypatch.setattr(store, "message_windows", message_windows)
+    ctx = mem.context("now", query="what about the garden roses?", user="ana", budget=4000)
+    recalled = {i for h in ctx.recalled for i in h.message_ids}
+    assert recalled and recalled <= set(read) | set(around)
+    assert len(read) == len(set(read)) and not set(read) & set(around)  # none read twice
+
+
 def test_a_message_deleted_after_ranking_leaves_the_results(mem: Memory) -> None:
     stored = mem.add_messages("t", _items(["one", "two", "three", "four"]))
     fused = [Candidate("message", m.id, 1.0 - i / 10, "keyword") for i, m in enumerate(stored)]

@@ -130,6 +130,42 @@ class RecallMixin(MemoryBase):
             assistant: Nice to meet you, Alice! Which trail is your favourite?
             fact Alice loves hiking in the Alps
         """
+        return self._recall(
+            query,
+            user=user,
+            thread=thread,
+            limit=limit,
+            kinds=kinds,
+            since=since,
+            until=until,
+            include_superseded=include_superseded,
+            metadata=metadata,
+            preset=preset,
+            now=now,
+            group_by=group_by,
+            min_score=min_score,
+        )
+
+    def _recall(
+        self,
+        query: str,
+        *,
+        user: str | None = None,
+        thread: str | None = None,
+        limit: int = 5,
+        kinds: Sequence[str] | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        include_superseded: bool = False,
+        metadata: Mapping[str, Any] | None = None,
+        preset: str | SearchConfig | None = None,
+        now: datetime | None = None,
+        group_by: Literal["thread"] | None = None,
+        min_score: float | None = None,
+        turns: dict[int, Message] | None = None,
+    ) -> list[Hit] | list[HitGroup]:
+        """:meth:`recall`; given ``turns``, the messages the hits show (each hit's own and its window's) are
+        added to it by id, as read for the search (``context()`` tidies the hits with them, not read again)."""
         text = check_content(query, "query", self.settings.max_content_chars)
         check_positive(limit, "limit must be a positive integer")
         if group_by not in (None, "thread"):
@@ -173,6 +209,11 @@ class RecallMixin(MemoryBase):
         if floor:
             found = [f for f in found if f.score >= floor]
         hits = self._hydrate(found)
+        if turns is not None:
+            for f in found:
+                if isinstance(f.item, Message):
+                    turns[f.item.id] = f.item
+                turns.update((m.id, m) for m in f.window)
         self._touch_facts([h.id for h in hits if h.kind == "fact"])
         return _group_by_thread(hits) if group_by == "thread" else hits
 
@@ -314,22 +355,31 @@ class RecallMixin(MemoryBase):
         # is searched (any other may be some other user's private conversation). Memories and
         # profiles have sections of their own: only messages and rolling summaries are recalled.
         owner = viewer or (info.users[0] if info is not None and len(info.users) == 1 else None)
-        found = self.recall(
+        turns: dict[int, Message] = {}
+        found = self._recall(
             query,
             user=owner,
             thread=None if owner else key,
             limit=_CONTEXT_RECALL + 2,
             kinds=("message", "summary"),
+            turns=turns,
         )
-        return self._tidy_recalled([h for h in found if _recallable(h, summaries)], recent)[:_CONTEXT_RECALL]
+        recalled = [h for h in found if isinstance(h, Hit) and _recallable(h, summaries)]
+        return self._tidy_recalled(recalled, recent, turns)[:_CONTEXT_RECALL]
 
-    def _tidy_recalled(self, hits: Sequence[Hit], recent: Sequence[Message]) -> list[Hit]:
+    def _tidy_recalled(
+        self, hits: Sequence[Hit], recent: Sequence[Message], turns: dict[int, Message] | None = None
+    ) -> list[Hit]:
         """The recalled hits without filler and without repeats: a turn that is filler ("Noted.", "ok number
         12") or already shown (in the recent window or a better hit's window) leaves its window, and a hit
-        whose own turn goes goes with it. Windows are rebuilt from their remaining turns."""
+        whose own turn goes goes with it. Windows are rebuilt from their remaining turns. ``turns``: the
+        hits' messages as the search read them (those missing are read)."""
         shown = {m.id for m in recent}
         ids = [i for h in hits if h.kind == "message" for i in (h.message_ids or (h.id,))]
-        turns = {m.id: m for m in self.store.get_messages(self.agent, ids)} if ids else {}
+        turns = dict(turns or {})
+        missing = [i for i in ids if i not in turns]
+        if missing:
+            turns.update((m.id, m) for m in self.store.get_messages(self.agent, missing))
         out: list[Hit] = []
         for hit in hits:
             if hit.kind != "message":
