@@ -69,7 +69,7 @@ KS = (1, 5, 10)
 SCORED = (1, 2, 3, 4)
 ASKER = "reader"  # the third user who asks: not one of the two speakers
 #: Floors the calibration table shows (memlane's default is added to them).
-FLOORS = (0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4)
+FLOORS = (0.0, 0.05, 0.08, 0.1, 0.12, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4)
 
 #: Queries no LoCoMo conversation answers: strings of no words, and questions about things none of them
 #: talks about (written before any run; none removed after).
@@ -208,7 +208,11 @@ class Memlane:
         self.floor_off = {"min_score": 0.0} if takes_min_score() else {}
         self.default_floor: float | None = None
         if takes_min_score():
-            self.default_floor = float(self.mem.settings.min_score)
+            # The setting's default (None) is the floor calibrated for the local MiniLM, which this run uses.
+            from memlane.config import MIN_SCORE
+
+            setting = self.mem.settings.min_score
+            self.default_floor = float(MIN_SCORE if setting is None else setting)
 
     def ask(self, question: str) -> tuple[list[tuple[tuple[str, ...], float]], float]:
         t0 = time.perf_counter()

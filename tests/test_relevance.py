@@ -129,3 +129,25 @@ def test_cli_recall_min_score(tmp_path, monkeypatch) -> None:  # type: ignore[no
     assert floor.exit_code == 0 and "Nothing found" in floor.output
     bad = runner.invoke(app, ["--db", db, "recall", "alice", "--min-score", "2"])
     assert bad.exit_code != 0 and "min_score" in bad.output
+
+
+def test_a_fact_that_answers_outranks_a_lone_message(alice: Memory) -> None:
+    # Each kind is ranked against its own: a store's only message was its kind's best, so it came first for
+    # any question ("what pet do I have?" → "Hi, I'm Alice and I love Python", above the cat).
+    alice.add_message("general", "user", "Hi, I'm Alice and I love Python", user="alice", name="Alice")
+    hits = alice.recall("what pet do I have?", user="alice", min_score=0)
+    assert hits[0].text == "Alice has a cat named Miso", [(h.kind, h.text, h.score) for h in hits]
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+
+
+def test_every_hit_that_matches_scores_as_it_matches(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # Keyword search alone: two facts hold the query's only word. The second scored ~0 (min-max puts the last
+    # of a list at the bottom), so any floor dropped a fact that matches as well as the first.
+    settings = load_settings(embedder="none", worker="none")
+    with Memory(tmp_path / "k.db", agent="bot", settings=settings, clock=lambda: NOW) as mem:
+        mem.remember("Bob plays chess on Sundays", user="bob", visibility="shared")
+        mem.remember("Carol plays chess with her grandfather", user="carol", visibility="shared")
+        mem.remember("Dave collects stamps", user="dave", visibility="shared")
+        hits = mem.recall("chess", kinds=["fact"], min_score=0)
+    assert len(hits) == 2, [(h.text, h.score) for h in hits]
+    assert hits[1].score >= 0.5 * hits[0].score > 0, [(h.text, h.score) for h in hits]

@@ -185,6 +185,8 @@ class Searcher:
         ranked = rerank.boost_neighbours(
             ranked, config.neighbour_boost, config.neighbour_radius, config.neighbour_decay
         )
+        if relevance is not None:
+            ranked = _by_kind_relevance(ranked, relevance)
         if config.window_before or config.window_after:
             results = self._windows(agent, ranked, limit, config, scope, read)
         else:
@@ -554,16 +556,40 @@ def _relevance(lists: dict[str, list[Candidate]], config: SearchConfig) -> dict[
     return best
 
 
+def _by_kind_relevance(ranked: list[Ranked], relevance: dict[tuple[str, int], float]) -> list[Ranked]:
+    """The candidates of every kind on one scale: each kind's scores scaled so that its best shows the best
+    absolute relevance among that kind's candidates, then all of them in that order. Each kind is ranked
+    within itself (its scores min-max normalised against its own); which kind comes first is a matter of
+    how well each answers the query, so that a lone message of a small store, its kind's best by default,
+    does not outrank the fact that answers the question."""
+    kinds = {r.kind for r in ranked}
+    if len(kinds) < 2:
+        return ranked
+    factors: dict[str, float] = {}
+    for kind in kinds:
+        top = max((r.score for r in ranked if r.kind == kind), default=0.0)
+        best = max((v for (k, _), v in relevance.items() if k == kind), default=0.0)
+        factors[kind] = best / top if top > 0 else 0.0
+    scaled = [r.rescored(r.score * factors[r.kind]) for r in ranked]
+    return sorted(scaled, key=lambda r: r.score, reverse=True)  # stable: ties keep their order
+
+
 def _scaled(found: list[Found], relevance: dict[tuple[str, int], float]) -> list[Found]:
-    """The results with their scores scaled so that the best shows the best absolute score among them, the
-    others in proportion: the ranking's own scores (min-max normalised, boosted) tell hits of one query
-    apart, not how well any of them answers it."""
+    """The results with scores that mean the same in every query, best first: the first shows the best
+    absolute relevance among them, each other the larger of its share of the ranking's score (min-max
+    normalised, boosted) on that scale and its own relevance, but never more than the hit before it. The
+    ranking's own scores tell hits of one query apart, not how well any of them answers it; and min-max puts
+    the last of a kind at about 0 even when it matches the query as well as the first."""
     top = max((f.score for f in found), default=0.0)
     best = max((relevance.get((f.kind, f.id), 0.0) for f in found), default=0.0)
-    if top <= 0:
-        return [f.rescored(0.0) for f in found]
-    factor = best / top
-    return [f.rescored(f.score * factor) for f in found]
+    factor = best / top if top > 0 else 0.0
+    out: list[Found] = []
+    before = best
+    for f in found:
+        score = min(before, max(f.score * factor, relevance.get((f.kind, f.id), 0.0)))
+        out.append(f.rescored(score))
+        before = score
+    return out
 
 
 def _in_time(moment: datetime, scope: Scope) -> bool:
