@@ -66,6 +66,7 @@ class WindowMerge(Generic[R]):
         self.out: list[R] = []
         self.shown: list[set[int]] = []  # per hit in out: the seq numbers it shows
         self.of_thread: dict[str, list[int]] = {}  # per thread: its message hits' places in out, in rank order
+        self.thread_shown: dict[str, set[int]] = {}  # per thread: every seq number its hits show (their union)
 
     @property
     def full(self) -> bool:
@@ -82,13 +83,17 @@ class WindowMerge(Generic[R]):
         mine = self.of_thread.get(thread)
         if mine is None:  # the thread's first hit: nothing to merge with or leave out
             self.of_thread[thread] = [len(out)]
+            seqs = {m.seq for m in f.window}
             out.append(f)
-            shown.append({m.seq for m in f.window})
+            shown.append(seqs)
+            self.thread_shown[thread] = set(seqs)
             return
-        if any(anchor in shown[i] for i in mine):
+        shown_here = self.thread_shown[thread]  # the turns the thread's better hits show
+        if anchor in shown_here:
             return
         touched = {m.seq + d for m in f.window for d in (-1, 0, 1)}  # the window's turns and those next to it
-        target = next((i for i in mine if not touched.isdisjoint(shown[i])), None)
+        # The first better hit of the thread whose turns it touches (none when it touches none of them).
+        target = None if touched.isdisjoint(shown_here) else next(i for i in mine if not touched.isdisjoint(shown[i]))
         if target is not None:
             kept = out[target]
             merged = {m.seq: m for m in kept.window}
@@ -96,9 +101,11 @@ class WindowMerge(Generic[R]):
             if not self.max_tokens or sum(m.token_count for m in merged.values()) <= self.max_tokens:
                 out[target] = kept.windowed(tuple(merged[s] for s in sorted(merged)))
                 shown[target] = set(merged)
+                shown_here.update(merged)
                 return
-        shown_here = set().union(*(shown[i] for i in mine))  # without the turns the thread's better hits show
         window = tuple(m for m in f.window if m.seq not in shown_here)
         out.append(f if len(window) == len(f.window) else f.windowed(window))
         mine.append(len(shown))
-        shown.append({m.seq for m in window})
+        seqs = {m.seq for m in window}
+        shown.append(seqs)
+        shown_here.update(seqs)
