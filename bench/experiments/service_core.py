@@ -6,8 +6,10 @@ service mix's sentences over 8 users' threads, one message per write), and what 
     PYTHONPATH=src .venv/bin/python bench/experiments/service_core.py segments [--messages 3000] [--set automerge=2 ...]
     PYTHONPATH=src .venv/bin/python bench/experiments/service_core.py fts [--queries 200]
 
-- ``calls OP``: CPU ms per call of ``OP`` (``recall``, ``context`` or ``add``) after 30 to warm up; with
-  ``--profile``, a cProfile of as many more calls (by own time, then cumulative). Run it with two trees'
+- ``calls OP``: CPU ms (and wall ms) per call of ``OP`` (``recall``, ``context`` or ``add``) after 30 to warm up,
+  a search's steps one after another on the calling thread (as under load), or with ``--side-by-side`` on the
+  search threads (as a search alone in the process runs them); with ``--profile``, a cProfile of as many more
+  calls (by own time, then cumulative). Run it with two trees'
   ``PYTHONPATH`` in turn to compare them.
 - ``segments``: ``--messages`` messages added one at a time to a fresh store with the FTS5 options ``--set``
   (e.g. ``crisismerge=4``) applied to ``messages_fts`` first: CPU per add (mean, p99, max after the first 50),
@@ -63,11 +65,12 @@ def segments(path: Path) -> int:
         conn.close()
 
 
-def calls(op: str, n: int, profile: bool) -> None:
+def calls(op: str, n: int, profile: bool, side_by_side: bool = False) -> None:
     rng = random.Random(7)
     mem, path = fresh(300, rng)
     with mem:
-        mem.searcher.concurrent = False  # one thread: the steps one after another, as under load
+        # One after another on this thread, as under load; or side by side, as a search alone in the process runs.
+        mem.searcher.concurrent = side_by_side
 
         def user(i: int) -> str:
             return f"u{i % USERS}"
@@ -79,10 +82,11 @@ def calls(op: str, n: int, profile: bool) -> None:
         }[op]
         for i in range(30):
             f(i)
-        started = time.process_time()
+        started, wall = time.process_time(), time.perf_counter()
         for i in range(n):
             f(i)
-        print(f"{op}: {(time.process_time() - started) / n * 1000:.3f} ms CPU per call; {segments(path)} segments")
+        cpu, elapsed = (time.process_time() - started) / n * 1000, (time.perf_counter() - wall) / n * 1000
+        print(f"{op}: {cpu:.3f} ms CPU per call, {elapsed:.3f} ms wall; {segments(path)} segments")
         if profile:
             profiler = cProfile.Profile()
             profiler.enable()
@@ -152,12 +156,13 @@ def main() -> None:
     parser.add_argument("op", nargs="?", default="recall", choices=["recall", "context", "add"])
     parser.add_argument("--calls", type=int, default=400)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--side-by-side", action="store_true", help="a search's steps on the search threads")
     parser.add_argument("--messages", type=int, default=3000)
     parser.add_argument("--set", action="append", default=[], help="an FTS5 option of messages_fts, e.g. crisismerge=4")
     parser.add_argument("--queries", type=int, default=200)
     args = parser.parse_args()
     if args.what == "calls":
-        calls(args.op, args.calls, args.profile)
+        calls(args.op, args.calls, args.profile, args.side_by_side)
     elif args.what == "segments":
         segment_counts(args.messages, args.set)
     else:
