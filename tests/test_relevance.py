@@ -126,7 +126,7 @@ def test_cli_recall_min_score(tmp_path, monkeypatch) -> None:  # type: ignore[no
     assert found.exit_code == 0, found.output
     assert found.output.count('"kind": "fact"') == 3
     floor = runner.invoke(app, ["--db", db, "recall", query, "--user", "alice", "--min-score", "0.15"])
-    assert floor.exit_code == 0 and "Nothing found" in floor.output
+    assert floor.exit_code == 0 and "--min-score 0 shows every hit" in floor.output
     bad = runner.invoke(app, ["--db", db, "recall", "alice", "--min-score", "2"])
     assert bad.exit_code != 0 and "min_score" in bad.output
 
