@@ -133,10 +133,13 @@ def test_cli_recall_min_score(tmp_path, monkeypatch) -> None:  # type: ignore[no
 
 def test_a_fact_that_answers_outranks_a_lone_message(alice: Memory) -> None:
     # Each kind is ranked against its own: a store's only message was its kind's best, so it came first for
-    # any question ("what pet do I have?" → "Hi, I'm Alice and I love Python", above the cat).
+    # any question ("what pet does alice have" → "Hi, I'm Alice and I love Python", above the cat).
     alice.add_message("general", "user", "Hi, I'm Alice and I love Python", user="alice", name="Alice")
-    hits = alice.recall("what pet do I have?", user="alice", min_score=0)
-    assert hits[0].text == "Alice has a cat named Miso", [(h.kind, h.text, h.score) for h in hits]
+    for query in ("what pet do I have?", "what pet does alice have"):
+        # PostgreSQL weighed every word alike in a store too small for its statistics: "alice", in every
+        # message, counted as much as "pet"; its words are now counted in the messages.
+        hits = alice.recall(query, user="alice", min_score=0)
+        assert hits[0].text == "Alice has a cat named Miso", [(h.kind, h.text, h.score) for h in hits]
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
 
 
