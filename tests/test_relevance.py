@@ -129,3 +129,18 @@ def test_cli_recall_min_score(tmp_path, monkeypatch) -> None:  # type: ignore[no
     assert floor.exit_code == 0 and "Nothing found" in floor.output
     bad = runner.invoke(app, ["--db", db, "recall", "alice", "--min-score", "2"])
     assert bad.exit_code != 0 and "min_score" in bad.output
+
+
+def test_a_match_of_the_query_never_scores_near_zero_with_keyword_search_alone(store_url: str) -> None:
+    # No embedder: the keyword half alone. Both facts hold the query's only word; min-max put the second of the
+    # two at 0.0 (and a floor then dropped it), though it matches the query as fully as the first.
+    settings = load_settings(embedder="none", worker="none")
+    with Memory(store_url, agent="bot", settings=settings, embedder=None, clock=lambda: NOW) as mem:
+        mem.remember("Bob read a book about bees and bees and honey", user="bob", visibility="shared")
+        mem.remember("Alice keeps bees on her roof", user="alice", visibility="shared")
+        mem.remember("Bob likes jazz", user="bob", visibility="shared")
+        hits = mem.recall("bees", kinds=["fact"], min_score=0)
+        assert sorted(_texts(hits)) == ["Alice keeps bees on her roof", "Bob read a book about bees and bees and honey"]
+        assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+        assert min(h.score for h in hits) > 0.9, [(h.text, h.score) for h in hits]
+        assert len(mem.recall("bees", kinds=["fact"], min_score=0.5)) == 2

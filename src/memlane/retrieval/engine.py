@@ -557,13 +557,21 @@ def _relevance(lists: dict[str, list[Candidate]], config: SearchConfig) -> dict[
 def _scaled(found: list[Found], relevance: dict[tuple[str, int], float]) -> list[Found]:
     """The results with their scores scaled so that the best shows the best absolute score among them, the
     others in proportion: the ranking's own scores (min-max normalised, boosted) tell hits of one query
-    apart, not how well any of them answers it."""
+    apart, not how well any of them answers it.
+
+    A hit scores at least its own absolute relevance, up to the score of the hit before it: min-max puts the
+    last of a list at 0, so a hit holding every word of the query would otherwise show ~0 when it came
+    second of two equal matches (keyword search alone), and a floor would drop it. The order stays."""
     top = max((f.score for f in found), default=0.0)
     best = max((relevance.get((f.kind, f.id), 0.0) for f in found), default=0.0)
-    if top <= 0:
-        return [f.rescored(0.0) for f in found]
-    factor = best / top
-    return [f.rescored(f.score * factor) for f in found]
+    factor = best / top if top > 0 else 0.0
+    out: list[Found] = []
+    above = best
+    for f in found:
+        score = max(f.score * factor, min(relevance.get((f.kind, f.id), 0.0), above))
+        out.append(f.rescored(score))
+        above = score
+    return out
 
 
 def _in_time(moment: datetime, scope: Scope) -> bool:
