@@ -144,3 +144,29 @@ def test_a_match_of_the_query_never_scores_near_zero_with_keyword_search_alone(s
         assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
         assert min(h.score for h in hits) > 0.9, [(h.text, h.score) for h in hits]
         assert len(mem.recall("bees", kinds=["fact"], min_score=0.5)) == 2
+
+
+def test_facts_weigh_their_halves_by_their_own_weights(alice: Memory) -> None:
+    from dataclasses import replace
+
+    from memlane.errors import ConfigError
+    from memlane.retrieval import get_preset
+
+    default = get_preset("default")
+    assert default.weights_of("fact") == {"keyword": 1.0, "vector": 1.0}
+    assert default.weights_of("message") == default.weights
+    alice.add_message("t1", "user", "My cat Miso sleeps on the piano all day", user="alice")
+    alice.add_message("t1", "user", "I prefer cooking vegetarian lasagna for dinner", user="alice")
+    query = "prefers a kitten"  # the word "prefers" says Python; the meaning says the cat
+    first = alice.recall(query, user="alice", kinds=["fact"], min_score=0)[0]
+    assert first.text == "Alice has a cat named Miso"
+    # Facts by their keyword half alone: the word decides. Messages keep the shared weights: the same scores.
+    by_keyword = replace(default, kind_weights={"fact": {"keyword": 1.0, "vector": 0.0}})
+    assert alice.recall(query, user="alice", kinds=["fact"], min_score=0, preset=by_keyword)[0].text == (
+        "Alice prefers Python"
+    )
+    messages = alice.recall(query, user="alice", kinds=["message"], min_score=0, limit=2)
+    again = alice.recall(query, user="alice", kinds=["message"], min_score=0, preset=by_keyword, limit=2)
+    assert [(h.text, h.score) for h in again] == [(h.text, h.score) for h in messages]
+    with pytest.raises(ConfigError, match="kind_weights"):
+        replace(default, kind_weights={"fact": {"vector": -1.0}})
