@@ -22,7 +22,6 @@ import logging
 import marshal
 import os
 import tempfile
-import threading
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -83,6 +82,11 @@ class Tokenizer:
         if self._loaded is None:
             self._loaded = quicktok.get_encoding(self.encoding)
         return self._loaded
+
+    def load(self) -> None:
+        """Load the whole vocabulary now (idempotent): a long-lived process does it as it starts, rather than
+        in the middle of its work once its first few texts are counted (see the module's docstring)."""
+        _ = self._enc
 
     def count(self, text: str) -> int:
         """Tokens of ``text``, all of it ordinary text: a special token's spelling in a message (a user asking
@@ -195,9 +199,6 @@ def _save_table(encoding: str, whole: Any) -> None:
     _ranks.cache_clear()
 
 
-_alone_lock = threading.Lock()
-
-
 def _count_alone(encoding: str, data: bytes) -> int | None:
     """Tokens of the UTF-8 text ``data``, counted with a vocabulary of only the tokens that occur in it (see
     the module's docstring); None without a table of ranks, or if quicktok refuses the small vocabulary."""
@@ -217,7 +218,7 @@ def _count_alone(encoding: str, data: bytes) -> int | None:
 
     scanner = _SCANNERS[encoding]
     try:
-        with _alone_lock, tempfile.TemporaryDirectory(prefix="memlane-tokens-") as folder:
+        with tempfile.TemporaryDirectory(prefix="memlane-tokens-") as folder:
             _import_core.write_files(folder, "text", order, {}, scanner, False)
             _import_core.ensure_tables(folder, os.path.dirname(quicktok.__file__) + "/data", scanner, False)
             small = quicktok.Tokenizer("text", folder)
