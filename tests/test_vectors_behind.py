@@ -27,7 +27,6 @@ from memlane.errors import ProviderError
 from memlane.memory.behind import BEHIND, VectorsBehind
 from memlane.store import Scope
 from memlane.texts import item_text
-from memlane.tokens import Tokenizer
 
 WAIT = 10.0  # seconds a held run waits to be let go
 
@@ -459,59 +458,3 @@ def test_the_exit_waits_a_bounded_time_and_hands_the_rest_to_the_next_process(st
     with _memory(store_url, FakeEmbedder(cache_size=0)) as mem:  # the next process embeds them
         assert mem.flush(WAIT)
         assert mem.store.status().counts["pending_vectors"] == 0
-
-
-class Loading(FakeEmbedder):
-    """A fake model with a load to wait for: ``load`` (on whichever thread calls it) is counted and marked."""
-
-    def __init__(self, *, fail: bool = False) -> None:
-        super().__init__(cache_size=0)
-        self.loads: list[str] = []  # the thread of each call of load()
-        self.loading = threading.Event()
-        self.fail = fail
-
-    def load(self) -> None:
-        self.loads.append(threading.current_thread().name)
-        self.loading.set()
-        if self.fail:
-            raise ProviderError("the model file is missing")
-
-
-class WaitingTokenizer(Tokenizer):
-    """Counts as the real one does; its first count notes whether the model's load has begun by then, waiting
-    for it up to ``WAIT`` seconds (a write that starts the load only after storing would never let it begin)."""
-
-    def __init__(self, embedder: Loading) -> None:
-        super().__init__("o200k_base")
-        self.embedder = embedder
-        self.load_begun: bool | None = None
-
-    def count(self, text: str) -> int:
-        if self.load_begun is None:
-            self.load_begun = self.embedder.loading.wait(WAIT)
-        return super().count(text)
-
-
-def test_a_write_left_behind_starts_the_model_before_it_counts_its_tokens(tmp_path: Path) -> None:
-    # A short-lived process (`memlane add`) pays for the vocabulary's load and the model's one after the
-    # other otherwise: the model's load began only once the message was stored.
-    model = Loading()
-    tokenizer = WaitingTokenizer(model)
-    settings = load_settings(embedder="none", worker="none")
-    with Memory(str(tmp_path / "m.db"), agent="a", settings=settings, embedder=model, tokenizer=tokenizer) as mem:
-        first = mem.add_message("t", "user", "I've been into sourdough lately", user="ann")
-        more = mem.add_messages("t", [{"role": "assistant", "content": "Rye or wheat?"}])
-        assert mem.flush(WAIT)
-        assert tokenizer.load_begun is True
-        assert len(model.loads) == 1 and model.loads[0].startswith("memlane-behind")  # the helper's, once
-        assert first.token_count == tokenizer.count_message(first.to_openai())
-        assert _vectors(mem, [first.id, more[0].id])[0] == [first.id, more[0].id]
-
-
-def test_a_model_that_fails_to_load_early_fails_no_write(tmp_path: Path) -> None:
-    model = Loading(fail=True)  # its load fails; its runs (which would load it again) work
-    with _memory(str(tmp_path / "m.db"), model) as mem:
-        said = mem.add_message("t", "user", "I've been into sourdough lately", user="ann")
-        assert mem.flush(WAIT)
-        assert model.loading.wait(WAIT)
-        assert _vectors(mem, [said.id])[0] == [said.id] and _pending_ids(mem) == []

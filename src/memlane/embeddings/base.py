@@ -207,14 +207,6 @@ class Embedder(ABC):
             with self._cache_lock:
                 del self._pending[text]
 
-    def load(self) -> None:
-        """Load the model now rather than on the first embedding (idempotent); a provider with nothing to
-        load (a remote one) does nothing.
-
-        Raises:
-            ConfigError, ProviderError: the model cannot be loaded (subclasses say which).
-        """
-
     def clear_cache(self) -> None:
         """Forget every cached vector."""
         with self._cache_lock:

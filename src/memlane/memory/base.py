@@ -94,7 +94,6 @@ class MemoryBase:
         self._note_model(embedder)
         items = list(texts)
         if self._behind is not None and self._behind.room(len(items)):
-            self._behind.start(embedder)  # the model loads while the write counts its tokens
             return Embedding(None)
         rounds = embedder.batch_size * embedder.concurrency * OVERLAP_ROUNDS
         if embedder.in_process and len(items) <= rounds and embedder.idle:

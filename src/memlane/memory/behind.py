@@ -41,7 +41,6 @@ import contextlib
 import logging
 import os
 import threading
-import weakref
 from collections import Counter, deque
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -150,7 +149,6 @@ class VectorsBehind:
         self._recovering: Counter[int] = Counter()  # id of the store -> its recoveries not ended
         self._recovered: set[int] = set()  # ids of the stores whose leftovers were looked for
         self._exiting = False  # the interpreter's exit waited long enough: the helper hands over and stops
-        self._started: weakref.WeakSet[Embedder] = weakref.WeakSet()  # embedders whose load was started
         #: The last embedding or store error of a run, None once a run succeeds.
         self.error: Exception | None = None
 
@@ -168,18 +166,6 @@ class VectorsBehind:
         with self._changed:
             self._add(store, embedder, messages, texts)
             self._start()
-
-    def start(self, embedder: Embedder) -> None:
-        """Have the helper load ``embedder``'s model now (once per embedder), before the first write queued
-        for it is stored: the load's native part (the model's session) then runs on the other core while the
-        writer counts its tokens, rather than after the write, holding up the first vector (bench/RESULTS.md,
-        "Cold start"). A failed load is left to the helper's first run, which reports it as any run's."""
-        with self._changed:
-            if embedder in self._started:
-                return
-            self._started.add(embedder)
-        with contextlib.suppress(RuntimeError):  # the interpreter is exiting: the run loads it, if any
-            _DRAINER.get().submit(_load_quietly, embedder)
 
     def recover(self, store: Store, embedder: Embedder) -> None:
         """Embed the messages a stopped process left pending in ``store`` (looked for once per store object),
@@ -376,12 +362,6 @@ class VectorsBehind:
             # Not those this process has queued itself (written after it opened the store).
             fresh = [m for m in page if (key, m.id) not in self._ids]
             self._add(recovery.store, recovery.embedder, fresh, [item_text(m) for m in fresh])
-
-
-def _load_quietly(embedder: Embedder) -> None:
-    """``embedder.load()``; an error is left for the helper's run to report (it loads again)."""
-    with contextlib.suppress(Exception):
-        embedder.load()
 
 
 #: The process's queue.

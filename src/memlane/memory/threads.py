@@ -290,14 +290,11 @@ class ThreadsMixin(MemoryBase):
         pipeline queues for them and the facts they state (:mod:`memlane.pipeline.stated`)."""
         if not checked:
             return ThreadAppend(key, checked, [], [])
+        counts = [self._count(m) for m in checked]
         facts = self.pipeline.stated_facts(key, checked)
         jobs = self.pipeline.after_messages(key, checked)
         for owner in dict.fromkeys(f.fact.owner for f in facts):
             jobs += self.pipeline.after_fact_change(owner)
-        # Counted last: a process's first count loads the tokenizer's vocabulary, which holds the interpreter
-        # for ~0.4 s; by then the embedder's load, started on the helper's thread by the write, has done its
-        # Python part and its native part runs beside the count (memlane.memory.behind, VectorsBehind.start).
-        counts = [self._count(m) for m in checked]
         return ThreadAppend(key, checked, counts, jobs, facts)
 
     def _after_stated(self, appends: Sequence[ThreadAppend]) -> None:
