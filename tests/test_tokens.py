@@ -43,7 +43,8 @@ TEXTS = [
 
 def _random_texts(count: int) -> list[str]:
     rnd = random.Random(43)
-    alphabet = "abcdefghijklmnopqrstuvwxyzABCXYZ0123456789 .,;:'\"!?\n\r\t-_/\\()[]{}éüßçñ日本語中文한국어🙂🚀ʼ’\u0301\u200b\u00a0"
+    alphabet = "abcdefghijklmnopqrstuvwxyzABCXYZ0123456789 .,;:'\"!?\n\r\t-_/\\()[]{}"
+    alphabet += "éüßçñ日本語中文한국어🙂🚀ʼ’\u0301\u200b\u00a0"
     return ["".join(rnd.choice(alphabet) for _ in range(rnd.randint(1, 250))) for _ in range(count)]
 
 
