@@ -60,6 +60,7 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.mark.parametrize("encoding", ENCODINGS)
 def test_a_text_counts_the_same_with_only_its_own_tokens(encoding: str, cache: Path) -> None:
     whole = quicktok.get_encoding(encoding)
+    assert max(map(len, whole.token_byte_values())) <= tokens._LONGEST  # every token can be found in a text
     assert tokens._count_alone(encoding, b"hello") is None  # no table yet: nothing counted this way
     tokens._save_table(encoding, whole)
     assert list(cache.glob(f"ranks-{encoding}-*"))

@@ -21,7 +21,6 @@ import json
 import logging
 import marshal
 import os
-import tempfile
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -45,6 +44,7 @@ _NAMES_KEPT = 4096  # names whose token counts a tokenizer keeps
 _FEW_BYTES = 4096
 _FEW_TEXT_BYTES = 1024
 _SCANNERS = {"cl100k_base": "cl100k", "o200k_base": "o200k"}  # quicktok's pattern of each encoding
+_LONGEST = 128  # bytes of the longest token of either encoding
 _TABLE_FORMAT = 1
 
 log = logging.getLogger(__name__)
@@ -181,6 +181,8 @@ def _ranks(encoding: str) -> dict[bytes, int] | None:
 def _save_table(encoding: str, whole: Any) -> None:
     """Write the ranks of ``whole`` (the loaded vocabulary of ``encoding``) to the cache folder, whole or not
     at all; a folder that cannot be written leaves every process to load the whole vocabulary."""
+    import tempfile  # (shutil, bz2, lzma...) not at import
+
     table = {token: whole.encode_single_token(token) for token in whole.token_byte_values()}
     path = _table_path(encoding)
     try:
@@ -205,15 +207,16 @@ def _count_alone(encoding: str, data: bytes) -> int | None:
     ranks = _ranks(encoding)
     if ranks is None:
         return None
-    longest = 128  # no token of either encoding is longer
     found: dict[bytes, int] = {}
     for start in range(len(data)):
-        for end in range(start + 1, min(len(data), start + longest) + 1):
+        for end in range(start + 1, min(len(data), start + _LONGEST) + 1):
             rank = ranks.get(data[start:end])
             if rank is not None:
                 found[data[start:end]] = rank
     # The same order, numbered from 0 (quicktok wants ranks below the vocabulary's size).
     order = {token: n for n, token in enumerate(sorted(found, key=found.__getitem__))}
+    import tempfile
+
     from quicktok import _import_core  # quicktok's own writer of its files
 
     scanner = _SCANNERS[encoding]
