@@ -81,6 +81,7 @@ class Tokenizer:
         # The vocabulary loads on first use: commands that never count tokens don't pay for it.
         if self._loaded is None:
             self._loaded = quicktok.get_encoding(self.encoding)
+            _ranks.cache_clear()  # the table's ~25 MB are not needed any more (read again if they are)
         return self._loaded
 
     def load(self) -> None:
