@@ -116,3 +116,8 @@ def test_a_one_shot_add_stores_the_exact_count_without_loading_the_whole_vocabul
         runs.append(json.loads(done.stdout))
     assert runs[0] == {"count": expected, "whole": True, "read": expected}
     assert runs[1] == {"count": expected, "whole": False, "read": expected}
+    add = ["add", "t", "user", text, "--user", "u", "--name", "Ann"]
+    shown = subprocess.run(
+        [sys.executable, "-m", "memlane", "--db", db, "--json", *add], capture_output=True, text=True, env=env, check=True
+    )
+    assert json.loads(shown.stdout)["token_count"] == expected
