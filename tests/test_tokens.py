@@ -37,7 +37,11 @@ TEXTS = [
     "<|endoftext|> what does that mean? <|fim_prefix|>",
     "def f(x):\n    return [i**2 for i in range(100)]  # 1+2+3==6",
     "https://example.com/path?q=1&x=2#frag <html><body>x</body></html>",
-    " leading space", "a", "\n", "user", "assistant",
+    " leading space",
+    "a",
+    "\n",
+    "user",
+    "assistant",
 ]
 
 
@@ -118,6 +122,10 @@ def test_a_one_shot_add_stores_the_exact_count_without_loading_the_whole_vocabul
     assert runs[1] == {"count": expected, "whole": False, "read": expected}
     add = ["add", "t", "user", text, "--user", "u", "--name", "Ann"]
     shown = subprocess.run(
-        [sys.executable, "-m", "memlane", "--db", db, "--json", *add], capture_output=True, text=True, env=env, check=True
+        [sys.executable, "-m", "memlane", "--db", db, "--json", *add],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
     )
     assert json.loads(shown.stdout)["token_count"] == expected
