@@ -129,3 +129,18 @@ def test_a_one_shot_add_stores_the_exact_count_without_loading_the_whole_vocabul
         check=True,
     )
     assert json.loads(shown.stdout)["token_count"] == expected
+
+
+def test_a_cache_folder_that_cannot_be_written_leaves_the_whole_vocabulary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the cache folder would be")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    tokens._ranks.cache_clear()
+    try:
+        fresh = Tokenizer("o200k_base")
+        assert fresh.count("I'm Alice and I love Python") == 6
+        assert fresh._loaded is not None and tokens._ranks("o200k_base") is None
+    finally:
+        tokens._ranks.cache_clear()

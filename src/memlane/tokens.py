@@ -184,13 +184,13 @@ def _save_table(encoding: str, whole: Any) -> None:
     at all; a folder that cannot be written leaves every process to load the whole vocabulary."""
     import tempfile  # (shutil, bz2, lzma...) not at import
 
-    table = {token: whole.encode_single_token(token) for token in whole.token_byte_values()}
     path = _table_path(encoding)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".ranks-", suffix=".tmp")
         try:
-            with os.fdopen(handle, "wb") as file:
+            with os.fdopen(handle, "wb") as file:  # the folder takes files: only then is the table worth ~0.5 s
+                table = {token: whole.encode_single_token(token) for token in whole.token_byte_values()}
                 file.write(marshal.dumps(table))
             os.replace(temporary, path)
         except BaseException:
