@@ -7,7 +7,7 @@ when it has a ``name``), tool calls cost their JSON, and the reply is primed wit
 
 Loading a whole vocabulary (o200k_base: 200,000 tokens) takes ~0.4 s of CPU during which no other thread
 of the process runs: most of a one-shot ``memlane add``. A process's first few short texts are therefore
-counted with a vocabulary of only the tokens they contain (:class:`_TextVocabulary`), exactly: byte-pair
+counted with a vocabulary of only the tokens they contain (:func:`_count_alone`), exactly: byte-pair
 encoding splits a text into pieces with the encoding's own pattern, then merges each piece's adjacent parts
 in the order of their ranks, and every part it ever looks up is a substring of the piece. A vocabulary of
 the tokens that occur in the text, in the same order, makes every piece the same merges, so the same
@@ -39,7 +39,7 @@ _ENCODINGS = ("cl100k_base", "o200k_base")
 _ROLES = frozenset({"system", "user", "assistant", "tool"})
 _NAMES_KEPT = 4096  # names whose token counts a tokenizer keeps
 #: How much text a tokenizer counts without its whole vocabulary (the texts' bytes, each text up to
-#: ``_FEW_TEXT_BYTES``): finding a text's tokens costs ~0.1 ms a byte, so past a few kB the whole
+#: ``_FEW_TEXT_BYTES``): a text counted so costs ~5 ms and ~0.02 ms a byte, so past a few kB the whole
 #: vocabulary (~0.4 s once) is cheaper. A one-shot ``memlane add`` counts a message and a role.
 _FEW_BYTES = 4096
 _FEW_TEXT_BYTES = 1024
@@ -101,7 +101,9 @@ class Tokenizer:
                 counted = _count_alone(self.encoding, data)
                 if counted is not None:
                     return counted
-                self._table_wanted()
+                if _ranks(self.encoding) is None:
+                    self._table_wanted()
+                self._few_bytes = 0  # no table, or quicktok refused the small vocabulary: not tried again
             else:
                 self._few_bytes = 0  # a long text: the process is one that counts much
         return int(self._enc.count(text))
