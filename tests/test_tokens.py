@@ -13,6 +13,7 @@ import os
 import random
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -53,7 +54,7 @@ def _random_texts(count: int) -> list[str]:
 
 
 @pytest.fixture
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """An empty cache folder of its own (the table of ranks is made there), and no table remembered."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     tokens._ranks.cache_clear()

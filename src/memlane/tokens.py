@@ -226,7 +226,7 @@ def _count_alone(encoding: str, data: bytes) -> int | None:
     try:
         with tempfile.TemporaryDirectory(prefix="memlane-tokens-") as folder:
             _import_core.write_files(folder, "text", order, {}, scanner, False)
-            _import_core.ensure_tables(folder, os.path.dirname(quicktok.__file__) + "/data", scanner, False)
+            _import_core.ensure_tables(folder, os.path.join(os.path.dirname(quicktok.__file__), "data"), scanner, False)
             small = quicktok.Tokenizer("text", folder)
     except (OSError, RuntimeError, ValueError) as error:
         log.debug("counting without the whole vocabulary failed: %s", error)
