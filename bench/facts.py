@@ -183,6 +183,18 @@ def takes_min_score() -> bool:
     return "min_score" in inspect.signature(Memory.recall).parameters
 
 
+def default_min_score(mem: Memory) -> float | None:
+    """The floor ``recall`` applies when given none: the ``min_score`` setting, else the calibrated default
+    for the model it was calibrated with (as ``Memory.recall`` decides it)."""
+    if mem.settings.min_score is not None:
+        return float(mem.settings.min_score)
+    try:
+        from memlane.config import CALIBRATED_MODELS, MIN_SCORE
+    except ImportError:  # a memlane from before the calibrated default
+        return None
+    return MIN_SCORE if getattr(mem.embedder, "model", None) in CALIBRATED_MODELS else None
+
+
 class Memlane:
     """One conversation's facts in memlane: ``remember``ed at their session's date."""
 
@@ -208,11 +220,7 @@ class Memlane:
         self.floor_off = {"min_score": 0.0} if takes_min_score() else {}
         self.default_floor: float | None = None
         if takes_min_score():
-            # The setting's default (None) is the floor calibrated for the local MiniLM, which this run uses.
-            from memlane.config import MIN_SCORE
-
-            setting = self.mem.settings.min_score
-            self.default_floor = float(MIN_SCORE if setting is None else setting)
+            self.default_floor = default_min_score(self.mem)
 
     def ask(self, question: str) -> tuple[list[tuple[tuple[str, ...], float]], float]:
         t0 = time.perf_counter()
@@ -392,6 +400,9 @@ def markdown(report: dict[str, Any]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--conversations", type=int, default=None, help="only the first N conversations")
+    parser.add_argument(
+        "--pick", default=None, metavar="A-B", help="only conversations A to B (0-based, inclusive): a held-out split"
+    )
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--out", type=Path, default=OUT_DIR / "facts.json")
     parser.add_argument("--preset", default=None, help="memlane's search preset (default: its default)")
@@ -408,6 +419,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("note: chromadb is not importable here; Chroma is skipped", file=sys.stderr)
             chroma = False
     conversations = load(args.data)[: args.conversations]
+    if args.pick:
+        first, _, last = args.pick.partition("-")
+        conversations = conversations[int(first) : int(last or first) + 1]
     t0, load_before = time.perf_counter(), os.getloadavg()
     config = build_config(args.preset or "default", args.overrides) if args.preset or args.overrides else None
     report = run(conversations, chroma, lambda text: print(text, file=sys.stderr), config)

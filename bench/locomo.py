@@ -732,6 +732,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             min_score=args.min_score,
         )
     report["backend"] = ("postgres, analyzed" if args.analyze else "postgres") if args.postgres else "sqlite"
+    return finish(report, args.out, markdown, t0, load_before, argv)
+
+
+def finish(
+    report: dict[str, Any],
+    out: Path,
+    render: Callable[[dict[str, Any]], str],
+    t0: float,
+    load_before: tuple[float, float, float],
+    argv: Sequence[str] | None,
+    **more: Any,
+) -> int:
+    """Record how the run was taken (``report["run"]``: date, commit, machine, loads, seconds, arguments and
+    ``more``), write ``report`` as JSON to ``out``, print its tables (``render``); the exit status."""
     report["run"] = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "commit": _commit(),
@@ -741,11 +755,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "load_avg_after": [round(x, 2) for x in os.getloadavg()],
         "seconds": round(time.perf_counter() - t0, 1),
         "argv": list(argv if argv is not None else sys.argv[1:]),
+        **more,
     }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(report, indent=1), encoding="utf-8")
-    print(markdown(report))
-    print(f"\nwritten to {args.out} in {report['run']['seconds']} s", file=sys.stderr)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=1), encoding="utf-8")
+    print(render(report))
+    print(f"\nwritten to {out} in {report['run']['seconds']} s", file=sys.stderr)
     return 0
 
 

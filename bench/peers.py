@@ -50,8 +50,6 @@ os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")  # Chroma
 os.environ.setdefault("MEM0_TELEMETRY", "False")
 
 import argparse
-import json
-import platform
 import shutil
 import statistics
 import sys
@@ -59,7 +57,6 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -75,8 +72,7 @@ from locomo import (
     Ranked,
     Session,
     Turn,
-    _commit,
-    _machine,
+    finish,
     hit_text,
     load_conversations,
     message_items,
@@ -619,22 +615,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="memlane-peers-") as tmp:
         t0, load_before = time.perf_counter(), os.getloadavg()
         report = run(names, conversations, args.runs, Path(tmp), queries=not args.ingest_only, compute=args.compute)
-    report["run"] = {
-        "date": datetime.now(UTC).isoformat(timespec="seconds"),
-        "commit": _commit(),
-        "python": platform.python_version(),
-        "machine": _machine(),
-        "load_avg_before": [round(x, 2) for x in load_before],
-        "load_avg_after": [round(x, 2) for x in os.getloadavg()],
-        "seconds": round(time.perf_counter() - t0, 1),
-        "argv": list(argv if argv is not None else sys.argv[1:]),
-        "compute": args.compute,
-    }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(report, indent=1), encoding="utf-8")
-    print(markdown(report))
-    print(f"\nwritten to {args.out} in {report['run']['seconds']} s", file=sys.stderr)
-    return 0
+    return finish(report, args.out, markdown, t0, load_before, argv, compute=args.compute)
 
 
 if __name__ == "__main__":

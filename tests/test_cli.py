@@ -307,7 +307,7 @@ def test_recall_respects_scope(db: str) -> None:
     assert len(js(db, "recall", "python", "--user", "alice", "--limit", "1")["hits"]) == 1
     assert [h["thread"] for h in js(db, "recall", "python", "--thread", "dm-bob")["hits"]] == ["dm-bob"]
     assert "Alice adores Python" in run("--db", db, "recall", "python", "--user", "alice").stdout
-    assert "Nothing found" in run("--db", db, "recall", "zebra").stdout
+    assert "Nothing relevant found" in run("--db", db, "recall", "zebra").stdout
 
 
 def test_recall_filters_on_metadata(db: str) -> None:

@@ -272,7 +272,7 @@ def test_writers_killed_mid_write_lose_no_accepted_write(
     threads; then every accepted write is there once, and the store and its indexes are consistent."""
     url = str(tmp_path / "crash.db") if backend == "sqlite" else request.getfixturevalue("new_pg_database")()
     Memory(url, agent=AGENT, settings=_settings()).close()  # migrated before the first writer starts
-    get_tokenizer("o200k_base").count("warm up")  # the default model's encoding: loaded here, not by each writer
+    get_tokenizer("o200k_base").load()  # the default model's encoding: loaded here, not by each writer
     ctx = multiprocessing.get_context("fork")
     delays = random.Random(SEED)
     calls: list[Call] = []

@@ -22,6 +22,7 @@ import psycopg
 import pytest
 
 from memlane import InvalidInput, Memory, StorageError, load_settings
+from memlane.store._common import bm25_idf
 from memlane.store.base import Scope, Store
 from memlane.store.postgres import PostgresStore
 from memlane.store.postgres.common import Ids, IdsDumper
@@ -519,8 +520,9 @@ def test_a_whole_agent_search_of_a_large_store_ranks_only_its_rarest_words(store
 
 
 def test_ts_rank_matches_say_how_much_of_the_query_they_hold(store: PostgresStore, pg_url: str) -> None:
-    """A message match's coverage is the IDFs of the query's words it holds over all of theirs (every word
-    alike before ANALYZE); a fact's, the share of the query's word weights among facts it holds."""
+    """A message match's coverage is the IDFs of the query's words it holds over all of theirs (counted in the
+    messages before ANALYZE while they are few, every word alike when they are many); a fact's, the share of
+    the query's word weights among facts it holds."""
     store.add_messages("other", "t", [msg(f"filler number {i}") for i in range(30)], [3] * 30, NOW)
     common = [
         m.id
@@ -537,7 +539,15 @@ def test_ts_rank_matches_say_how_much_of_the_query_they_hold(store: PostgresStor
     def held(scope: Scope, query: str = "go zebra moon") -> dict[int, float | None]:
         return {c.id: c.coverage for c in store.keyword_search("a", query, scope, 50) if c.kind == "message"}
 
-    for scope in scopes:  # no statistics: each of the three words is a third of the query
+    # No statistics, few messages: "go" is in 13 of the 44 messages, "zebra" in 2, "moon" in none, counted.
+    go, zebra, moon = bm25_idf(44, 13), bm25_idf(44, 2), bm25_idf(44, 0)
+    counted = {**dict.fromkeys(common, go / (go + zebra + moon)), rare: zebra / (go + zebra + moon)}
+    for scope in scopes:
+        assert held(scope) == pytest.approx({**counted, both: (go + zebra) / (go + zebra + moon)})
+    # Too many messages to count: each of the three words is a third of the query.
+    store._terms.COUNTED_ROWS = 40
+    store._terms.forget()
+    for scope in scopes:
         assert held(scope) == {**dict.fromkeys(common, 1 / 3), rare: 1 / 3, both: 2 / 3}
     # Six words: the statement's next size of word slots (8), two of them left empty.
     six = held(Scope(), "go zebra moon stars comet 2023")

@@ -93,6 +93,9 @@ def _run_memlane_lines(lines: list[str], tmp_path: Path) -> None:
         )
         assert done.returncode == 0, f"{line}\n{done.stdout}\n{done.stderr}"
         assert "Traceback" not in done.stderr
+        if args[1:2] == ["recall"] or "recall" in args[1:4]:
+            # A recall shown to a newcomer finds what the lines before it stored (it once found nothing).
+            assert "Nothing" not in done.stdout, f"{line}\n{done.stdout}"
 
 
 # -- the README: what, install, first use, the ways in, the figures -------------------------------------------

@@ -126,17 +126,20 @@ def test_cli_recall_min_score(tmp_path, monkeypatch) -> None:  # type: ignore[no
     assert found.exit_code == 0, found.output
     assert found.output.count('"kind": "fact"') == 3
     floor = runner.invoke(app, ["--db", db, "recall", query, "--user", "alice", "--min-score", "0.15"])
-    assert floor.exit_code == 0 and "Nothing found" in floor.output
+    assert floor.exit_code == 0 and "--min-score 0 shows every hit" in floor.output
     bad = runner.invoke(app, ["--db", db, "recall", "alice", "--min-score", "2"])
     assert bad.exit_code != 0 and "min_score" in bad.output
 
 
 def test_a_fact_that_answers_outranks_a_lone_message(alice: Memory) -> None:
     # Each kind is ranked against its own: a store's only message was its kind's best, so it came first for
-    # any question ("what pet do I have?" → "Hi, I'm Alice and I love Python", above the cat).
+    # any question ("what pet does alice have" → "Hi, I'm Alice and I love Python", above the cat).
     alice.add_message("general", "user", "Hi, I'm Alice and I love Python", user="alice", name="Alice")
-    hits = alice.recall("what pet do I have?", user="alice", min_score=0)
-    assert hits[0].text == "Alice has a cat named Miso", [(h.kind, h.text, h.score) for h in hits]
+    for query in ("what pet do I have?", "what pet does alice have"):
+        # PostgreSQL weighed every word alike in a store too small for its statistics: "alice", in every
+        # message, counted as much as "pet"; its words are now counted in the messages.
+        hits = alice.recall(query, user="alice", min_score=0)
+        assert hits[0].text == "Alice has a cat named Miso", [(h.kind, h.text, h.score) for h in hits]
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
 
 
@@ -151,3 +154,44 @@ def test_every_hit_that_matches_scores_as_it_matches(tmp_path) -> None:  # type:
         hits = mem.recall("chess", kinds=["fact"], min_score=0)
     assert len(hits) == 2, [(h.text, h.score) for h in hits]
     assert hits[1].score >= 0.5 * hits[0].score > 0, [(h.text, h.score) for h in hits]
+
+
+def test_a_match_of_the_query_never_scores_near_zero_with_keyword_search_alone(store_url: str) -> None:
+    # No embedder: the keyword half alone. Both facts hold the query's only word; min-max put the second of the
+    # two at 0.0 (and a floor then dropped it), though it matches the query as fully as the first.
+    settings = load_settings(embedder="none", worker="none")
+    with Memory(store_url, agent="bot", settings=settings, embedder=None, clock=lambda: NOW) as mem:
+        mem.remember("Bob read a book about bees and bees and honey", user="bob", visibility="shared")
+        mem.remember("Alice keeps bees on her roof", user="alice", visibility="shared")
+        mem.remember("Bob likes jazz", user="bob", visibility="shared")
+        hits = mem.recall("bees", kinds=["fact"], min_score=0)
+        assert sorted(_texts(hits)) == ["Alice keeps bees on her roof", "Bob read a book about bees and bees and honey"]
+        assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+        assert min(h.score for h in hits) > 0.9, [(h.text, h.score) for h in hits]
+        assert len(mem.recall("bees", kinds=["fact"], min_score=0.5)) == 2
+
+
+def test_facts_weigh_their_halves_by_their_own_weights(alice: Memory) -> None:
+    from dataclasses import replace
+
+    from memlane.errors import ConfigError
+    from memlane.retrieval import get_preset
+
+    default = get_preset("default")
+    assert default.weights_of("fact") == {"keyword": 1.0, "vector": 1.0}
+    assert default.weights_of("message") == default.weights
+    alice.add_message("t1", "user", "My cat Miso sleeps on the piano all day", user="alice")
+    alice.add_message("t1", "user", "I prefer cooking vegetarian lasagna for dinner", user="alice")
+    query = "prefers a kitten"  # the word "prefers" says Python; the meaning says the cat
+    first = alice.recall(query, user="alice", kinds=["fact"], min_score=0)[0]
+    assert first.text == "Alice has a cat named Miso"
+    # Facts by their keyword half alone: the word decides. Messages keep the shared weights: the same scores.
+    by_keyword = replace(default, kind_weights={"fact": {"keyword": 1.0, "vector": 0.0}})
+    assert alice.recall(query, user="alice", kinds=["fact"], min_score=0, preset=by_keyword)[0].text == (
+        "Alice prefers Python"
+    )
+    messages = alice.recall(query, user="alice", kinds=["message"], min_score=0, limit=2)
+    again = alice.recall(query, user="alice", kinds=["message"], min_score=0, preset=by_keyword, limit=2)
+    assert [(h.text, h.score) for h in again] == [(h.text, h.score) for h in messages]
+    with pytest.raises(ConfigError, match="kind_weights"):
+        replace(default, kind_weights={"fact": {"vector": -1.0}})

@@ -197,7 +197,7 @@ def _run_writers(path: Path, workers: int, per_worker: int, *, open_first: bool)
 
     The processes are forked (after this process loaded the tokenizer) so that 2 shared cores spend their time
     on the concurrent writes rather than on starting interpreters; each opens its own connections."""
-    get_tokenizer("o200k_base").count("load the vocabulary before forking")
+    get_tokenizer("o200k_base").load()
     ctx = multiprocessing.get_context("fork")
     ready, go = ctx.Semaphore(0), ctx.Event()
     procs = [

@@ -4,13 +4,26 @@ The counts are those of OpenAI's tokenizers, computed by ``quicktok`` from vocab
 wheel (no download at run time). A chat request is counted the way OpenAI documents it for its chat
 models: every message costs 3 tokens of framing plus its role and content (and 1 more plus the name
 when it has a ``name``), tool calls cost their JSON, and the reply is primed with 3 more tokens.
+
+Loading a whole vocabulary (o200k_base: 200,000 tokens) takes ~0.4 s of CPU during which no other thread
+of the process runs: most of a one-shot ``memlane add``. A process's first few short texts are therefore
+counted with a vocabulary of only the tokens they contain (:func:`_count_alone`), exactly: byte-pair
+encoding splits a text into pieces with the encoding's own pattern, then merges each piece's adjacent parts
+in the order of their ranks, and every part it ever looks up is a substring of the piece. A vocabulary of
+the tokens that occur in the text, in the same order, makes every piece the same merges, so the same
+tokens. The ranks of the whole vocabulary for that are read from a table in the user's cache folder
+(``marshal``, as Python's own ``.pyc`` files; ~0.04 s), made once from the loaded vocabulary.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import marshal
+import os
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import quicktok
@@ -25,6 +38,16 @@ REPLY_PRIMING = 3
 _ENCODINGS = ("cl100k_base", "o200k_base")
 _ROLES = frozenset({"system", "user", "assistant", "tool"})
 _NAMES_KEPT = 4096  # names whose token counts a tokenizer keeps
+#: How much text a tokenizer counts without its whole vocabulary (the texts' bytes, each text up to
+#: ``_FEW_TEXT_BYTES``): a text counted so costs ~5 ms and ~0.02 ms a byte, so past a few kB the whole
+#: vocabulary (~0.4 s once) is cheaper. A one-shot ``memlane add`` counts a message and a role.
+_FEW_BYTES = 4096
+_FEW_TEXT_BYTES = 1024
+_SCANNERS = {"cl100k_base": "cl100k", "o200k_base": "o200k"}  # quicktok's pattern of each encoding
+_LONGEST = 128  # bytes of the longest token of either encoding
+_TABLE_FORMAT = 1
+
+log = logging.getLogger(__name__)
 
 
 def encoding_for(model: str) -> str:
@@ -51,18 +74,43 @@ class Tokenizer:
         self._loaded: Any = None
         self._role_tokens: dict[str, int] = {}  # every message pays for its role: count each role once
         self._name_tokens: dict[str, int] = {}  # and for its name, one of the few a conversation has
+        self._few_bytes = _FEW_BYTES  # what is left to count without the whole vocabulary
 
     @property
     def _enc(self) -> Any:
         # The vocabulary loads on first use: commands that never count tokens don't pay for it.
         if self._loaded is None:
             self._loaded = quicktok.get_encoding(self.encoding)
+            _ranks.cache_clear()  # the table's ~25 MB are not needed any more (read again if they are)
         return self._loaded
+
+    def load(self) -> None:
+        """Load the whole vocabulary now (idempotent): a long-lived process does it as it starts, rather than
+        in the middle of its work once its first few texts are counted (see the module's docstring)."""
+        _ = self._enc
 
     def count(self, text: str) -> int:
         """Tokens of ``text``, all of it ordinary text: a special token's spelling in a message (a user asking
         what ``<|endoftext|>`` means) counts as the characters it is, as the provider's API counts it."""
-        return int(self._enc.count(text)) if text else 0
+        if not text:
+            return 0
+        if self._loaded is None and self._few_bytes > 0:
+            data = text.encode("utf-8", "surrogatepass")
+            if len(data) <= min(_FEW_TEXT_BYTES, self._few_bytes):
+                self._few_bytes -= len(data)
+                counted = _count_alone(self.encoding, data)
+                if counted is not None:
+                    return counted
+                if _ranks(self.encoding) is None:
+                    self._table_wanted()
+                self._few_bytes = 0  # no table, or quicktok refused the small vocabulary: not tried again
+            else:
+                self._few_bytes = 0  # a long text: the process is one that counts much
+        return int(self._enc.count(text))
+
+    def _table_wanted(self) -> None:
+        """No table of ranks in the cache yet: made now from the whole vocabulary (once per installation)."""
+        _save_table(self.encoding, self._enc)
 
     def truncate(self, text: str, max_tokens: int) -> str:
         """``text`` cut to at most ``max_tokens`` tokens, on a token boundary that decodes cleanly."""
@@ -108,6 +156,82 @@ class Tokenizer:
     def count_messages(self, messages: Iterable[Mapping[str, Any]]) -> int:
         """Tokens of a whole chat request: every message plus the reply priming."""
         return REPLY_PRIMING + sum(self.count_message(m) for m in messages)
+
+
+def _cache_folder() -> Path:
+    import platformdirs  # only when a table is read or made
+
+    return Path(platformdirs.user_cache_dir("memlane"))
+
+
+def _table_path(encoding: str) -> Path:
+    return _cache_folder() / f"ranks-{encoding}-quicktok{quicktok.__version__}-f{_TABLE_FORMAT}.marshal"
+
+
+@lru_cache(maxsize=2)
+def _ranks(encoding: str) -> dict[bytes, int] | None:
+    """The rank of every ordinary token of ``encoding``, from the cache folder; None if it is not there (or
+    is not whole: then it is made again)."""
+    try:
+        table = marshal.loads(_table_path(encoding).read_bytes())
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    if not (isinstance(table, dict) and len(table) > 256 and all(bytes([b]) in table for b in range(256))):
+        return None
+    return table
+
+
+def _save_table(encoding: str, whole: Any) -> None:
+    """Write the ranks of ``whole`` (the loaded vocabulary of ``encoding``) to the cache folder, whole or not
+    at all; a folder that cannot be written leaves every process to load the whole vocabulary."""
+    import tempfile  # (shutil, bz2, lzma...) not at import
+
+    path = _table_path(encoding)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".ranks-", suffix=".tmp")
+        try:
+            with os.fdopen(handle, "wb") as file:  # the folder takes files: only then is the table worth ~0.5 s
+                table = {token: whole.encode_single_token(token) for token in whole.token_byte_values()}
+                file.write(marshal.dumps(table))
+            os.replace(temporary, path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+    except OSError as error:
+        log.debug("cannot keep the table of token ranks in %s: %s", path.parent, error)
+        return
+    _ranks.cache_clear()
+
+
+def _count_alone(encoding: str, data: bytes) -> int | None:
+    """Tokens of the UTF-8 text ``data``, counted with a vocabulary of only the tokens that occur in it (see
+    the module's docstring); None without a table of ranks, or if quicktok refuses the small vocabulary."""
+    ranks = _ranks(encoding)
+    if ranks is None:
+        return None
+    found: dict[bytes, int] = {}
+    for start in range(len(data)):
+        for end in range(start + 1, min(len(data), start + _LONGEST) + 1):
+            rank = ranks.get(data[start:end])
+            if rank is not None:
+                found[data[start:end]] = rank
+    # The same order, numbered from 0 (quicktok wants ranks below the vocabulary's size).
+    order = {token: n for n, token in enumerate(sorted(found, key=found.__getitem__))}
+    import tempfile
+
+    from quicktok import _import_core  # quicktok's own writer of its files
+
+    scanner = _SCANNERS[encoding]
+    try:
+        with tempfile.TemporaryDirectory(prefix="memlane-tokens-") as folder:
+            _import_core.write_files(folder, "text", order, {}, scanner, False)
+            _import_core.ensure_tables(folder, os.path.join(os.path.dirname(quicktok.__file__), "data"), scanner, False)
+            small = quicktok.Tokenizer("text", folder)
+    except (OSError, RuntimeError, ValueError) as error:
+        log.debug("counting without the whole vocabulary failed: %s", error)
+        return None
+    return int(small.count(data.decode("utf-8", "surrogatepass")))
 
 
 @lru_cache(maxsize=4)

@@ -280,7 +280,7 @@ class ChatSession:
         if hits:
             self.show(hits_table(hits, title=f"Recall: {arg}", max_chars=300))
         else:
-            self.say("Nothing found.")
+            self.say("Nothing relevant found (hits below the relevance floor are left out).")
 
     def context(self, arg: str) -> None:
         """/context"""

@@ -237,7 +237,7 @@ def recall(
 
     Examples:
 
-        memlane recall "what language does Alice like" --user alice
+        memlane recall "what programming language does Alice prefer?" --user alice
 
         memlane --json recall python --limit 3 --metadata '{"source": "slack"}'
 
@@ -261,7 +261,7 @@ def recall(
             metadata=wanted,
             min_score=min_score,
         )
-    view = hits_table(hits, title=f"Recall: {query}") if hits else Text(f"Nothing found for {query!r}.")
+    view = hits_table(hits, title=f"Recall: {query}") if hits else Text(_nothing_found(query, min_score))
     show(state.json, {"query": query, "user": user, "hits": hits}, view)
 
 
@@ -328,3 +328,13 @@ def delete_agent(
         agent = mem.agent
     summary = ", ".join(f"{n} {kind}" for kind, n in counts.items())
     show(state.json, {"agent": agent, "deleted": counts}, Text(f"Deleted agent {agent!r}: {summary}."))
+
+
+def _nothing_found(query: str, min_score: float | None) -> str:
+    """What an empty recall says: a floor may have left weak hits out, and how to see them."""
+    if min_score == 0:
+        return f"Nothing found for {query!r}."
+    return (
+        f"Nothing relevant found for {query!r}: hits scoring below the relevance floor are left out "
+        "(--min-score 0 shows every hit)."
+    )

@@ -78,7 +78,8 @@ def create(
     if json_output or state.json:
         emit_json({**_document(new.record), "key": new.key})
         return
-    console().print(Text(f"Created {scope} key #{new.record.id}. It is shown only this once:"))
+    whose = "" if agent is None else f" for agent {agent!r}" + ("" if user is None else f", user {user!r}")
+    console().print(Text(f"Created {scope} key #{new.record.id}{whose}. It is shown only this once:"))
     typer.echo(new.key)
 
 

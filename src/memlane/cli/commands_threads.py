@@ -3,8 +3,9 @@
 ``memlane add`` returns once its message is stored *with its vector*: with the local model the write
 returns at once and the process's helper embeds the text before the process ends (``Memory.close`` waits).
 Leaving the vector pending for the next process instead was measured (bench/RESULTS.md, "Cold start"): it
-saves at most ~0.25 s of CPU of ~1.3 s (the model's load and one run; most of an add is the token counter's
-vocabulary, which every add needs), and it would cost users more than that. A long-lived process that
+saves at most ~0.25 s of CPU (the model's load and one run), and it would cost users more than that. (The
+message's token count, shown below, no longer loads the tokenizer's whole vocabulary: ``memlane.tokens``
+counts a process's first short texts with only the tokens they contain.) A long-lived process that
 already has the store open (a bot, ``memlane serve``, ``memlane mcp``) looks for messages left pending only
 when it opens the store, so it would not find the new message by its meaning until it restarts or
 ``memlane reindex`` runs; and the next ``memlane recall`` would pay the same embedding anyway. Commands that

@@ -126,9 +126,9 @@ class RecallMixin(MemoryBase):
         Example:
             >>> for hit in mem.recall("Where does Alice like hiking?", user="alice"):
             ...     print(hit.kind, hit.text)
+            fact Alice loves hiking in the Alps
             message Alice: Hi, I'm Alice. I love hiking in the Alps.
             assistant: Nice to meet you, Alice! Which trail is your favourite?
-            fact Alice loves hiking in the Alps
         """
         return self._recall(
             query,

@@ -311,12 +311,23 @@ class Searcher:
         if config.fusion == "linear" and config.normalization == "absolute":
             # Scores that mean the same in every query: a keyword list of weak matches is weak by its own
             # scores (the share of the query it holds), so coverage needs no weighing of its own here.
-            return linear(lists, weights=config.weights, scores_of=partial(absolute, cosine_floor=config.cosine_floor))
+            return linear(
+                lists,
+                weights=config.weights,
+                kind_weights=config.kind_weights,
+                scores_of=partial(absolute, cosine_floor=config.cosine_floor),
+            )
         if config.fusion == "linear":
             normalize = NORMALIZERS[config.normalization]
             if config.normalization == "minmax":
                 normalize = partial(normalize_minmax, min_spread=config.min_spread)
-            return linear(lists, weights=config.weights, normalize=normalize, coverage=config.keyword_coverage)
+            return linear(
+                lists,
+                weights=config.weights,
+                kind_weights=config.kind_weights,
+                normalize=normalize,
+                coverage=config.keyword_coverage,
+            )
         return rrf(lists, k=config.rrf_k, weights=config.weights)
 
     def _load(
@@ -542,14 +553,15 @@ def _covered(
 
 def _relevance(lists: dict[str, list[Candidate]], config: SearchConfig) -> dict[tuple[str, int], float]:
     """How well each candidate matches the query, on a scale that means the same in every query: the best of
-    its absolute scores (:func:`.fusion.absolute`) in the lists, each times its list's weight over the
+    its absolute scores (:func:`.fusion.absolute`) in the lists, each times its list's weight (for its kind) over the
     largest weight. The best, not the sum: a paraphrase holding no word of the query ("is there a dog in the
     family?" for "we adopted a golden retriever puppy") answers it as well as a match of its words does."""
-    top = max((config.weights.get(name, 1.0) for name in lists), default=1.0) or 1.0
     best: dict[tuple[str, int], float] = {}
     for name, found in lists.items():
-        weight = config.weights.get(name, 1.0) / top
-        for group in by_kind(found).values():
+        for kind, group in by_kind(found).items():
+            weights = config.weights_of(kind)
+            top = max((weights.get(other, 1.0) for other in lists), default=1.0) or 1.0
+            weight = weights.get(name, 1.0) / top
             for cand, value in zip(group, absolute(name, group, config.cosine_floor), strict=True):
                 key = (cand.kind, cand.id)
                 best[key] = max(best.get(key, 0.0), weight * value)

@@ -109,12 +109,14 @@ def linear(
     lists: Mapping[str, Sequence[Candidate]],
     *,
     weights: Mapping[str, float] | None = None,
+    kind_weights: Mapping[str, Mapping[str, float]] | None = None,
     normalize: Callable[[Sequence[float]], list[float]] = normalize_minmax,
     coverage: float = 0.0,
     scores_of: Callable[[str, Sequence[Candidate]], list[float]] | None = None,
 ) -> list[Candidate]:
     """Weighted sum of normalised scores: each list's scores are normalised per kind, multiplied by the
     list's weight (default 1.0) and added up per item; an item missing from a list gets nothing from it.
+    ``kind_weights`` maps a kind of item to weights of its own for its lists (else ``weights``).
 
     ``scores_of(name, group)``, when given, gives a list's values per kind instead of ``normalize`` (absolute
     scores, :func:`absolute`); the sums are then divided by the lists' total weight, so that they stay in
@@ -128,12 +130,16 @@ def linear(
     """
     scores: dict[Key, float] = {}
     sources: dict[Key, list[str]] = {}
-    total = sum(1.0 if weights is None else weights.get(name, 1.0) for name in lists) or 1.0
+
+    def weight_of(name: str, kind: str) -> float:
+        chosen = kind_weights.get(kind, weights) if kind_weights else weights
+        return 1.0 if chosen is None else chosen.get(name, 1.0)
+
     for name, ranked in lists.items():
-        weight = 1.0 if weights is None else weights.get(name, 1.0)
-        if scores_of is not None:
-            weight /= total
-        for group in by_kind(ranked).values():
+        for kind, group in by_kind(ranked).items():
+            weight = weight_of(name, kind)
+            if scores_of is not None:
+                weight /= sum(weight_of(other, kind) for other in lists) or 1.0
             share = weight * held(group, coverage) if coverage > 0 else weight
             values = scores_of(name, group) if scores_of is not None else normalize([c.score for c in group])
             for cand, value in zip(group, values, strict=True):

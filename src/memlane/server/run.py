@@ -139,7 +139,7 @@ def _warm_up(memory: Memory) -> None:
     """Load the embedding model and the tokenizer now, not in the first requests (they would queue behind it)."""
     if memory.embedder is not None:
         memory.embedder.embed_query("warm up")
-    memory.count_tokens("warm up")
+    memory.tokenizer.load()
 
 
 def _log_to_stderr(enabled: bool) -> None:

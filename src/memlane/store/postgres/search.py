@@ -84,6 +84,8 @@ class CommonTerms:
     RAREST_ALONE_BUDGETS = 4.0
 
     REFRESH_SECONDS = 300.0
+    #: Without statistics, the messages counted for the words' weights (above it, every word alike).
+    COUNTED_ROWS = 5_000
     KEEP_WHEN_ALL_COMMON = 2
     _MAX_WORDS = 50_000  # lexemes kept per word before the cache starts over
 
@@ -93,6 +95,7 @@ class CommonTerms:
         self._shares: dict[str, float] = {}  # every lexeme in the statistics -> its share of the messages
         self._rows = 0.0  # the messages the statistics describe
         self._read_at: float | None = None
+        self._uncounted_at: float | None = None  # when the messages were found too many to count
         self._lexemes: dict[str, tuple[str, ...]] = {}
 
     def distinctive(self, conn: Conn, terms: Sequence[str]) -> list[str]:
@@ -127,15 +130,38 @@ class CommonTerms:
         the words with their lexemes (:meth:`lexemes_of`, none empty): its IDF as BM25 computes it
         (``log((N - n + 0.5) / (n + 0.5))``, at least 1e-6), N and n estimated from the same statistics of
         the messages as the budget (a word is as common as its rarest lexeme; one missing from the
-        statistics counts as half as common as the rarest listed), every word alike (1.0) while there are
-        none.
+        statistics counts as half as common as the rarest listed); while there are none, counted in the
+        messages (:meth:`_counted_weights`).
 
         The statistics are the whole table's, all agents', as FTS5's BM25 counts every agent's rows: a
         word's weight says how ordinary it is, and reveals nothing of any one agent's messages."""
         rows, estimate = self._estimator(conn)
         if rows <= 0:
-            return [1.0] * len(lexemes)
+            return self._counted_weights(conn, lexemes)
         return [bm25_idf(rows, estimate(forms)) for forms in lexemes.values()]
+
+    def _counted_weights(self, conn: Conn, lexemes: Mapping[str, Sequence[str]]) -> list[float]:
+        """The weights of :meth:`weights` while there are no statistics (ANALYZE has not run: autovacuum
+        leaves a table of fewer than ~50 rows unanalysed), counted in the messages themselves when they are
+        at most :data:`COUNTED_ROWS`, else every word alike (1.0). A new store is small: without the counts
+        a word every message holds (its user's name) weighed as much as the word that tells them apart."""
+        with self._lock:
+            too_many = self._uncounted_at is not None and time.monotonic() - self._uncounted_at < self.REFRESH_SECONDS
+        if too_many or not lexemes:
+            return [1.0] * len(lexemes)
+        counts = sql.SQL(", ").join(sql.SQL("count(*) FILTER (WHERE m.search @@ %s::tsquery)") for _ in lexemes)
+        statement = sql.SQL("SELECT count(*), {counts} FROM (SELECT search FROM messages LIMIT %s) m").format(
+            counts=counts
+        )
+        params = [*(_held_query(forms) for forms in lexemes.values()), self.COUNTED_ROWS + 1]
+        row = conn.execute(statement, params).fetchone()
+        assert row is not None  # an aggregate always has its row
+        total = float(row[0])
+        if total > self.COUNTED_ROWS:
+            with self._lock:
+                self._uncounted_at = time.monotonic()
+            return [1.0] * len(lexemes)
+        return [bm25_idf(total, float(n)) for n in row[1:]]
 
     def _estimator(self, conn: Conn) -> tuple[float, Callable[[Sequence[str]], float]]:
         """The messages the statistics describe (0 without statistics) and an estimate of how many of them
@@ -160,7 +186,7 @@ class CommonTerms:
     def forget(self) -> None:
         """Read the statistics again on the next search (after ANALYZE, in tests and benchmarks)."""
         with self._lock:
-            self._read_at = None
+            self._read_at = self._uncounted_at = None
 
     def _common_lexemes(self, conn: Conn) -> dict[str, float]:
         now = time.monotonic()
