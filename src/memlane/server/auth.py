@@ -21,8 +21,7 @@ import math
 from dataclasses import dataclass
 from typing import Annotated
 
-from fastapi import Depends, HTTPException, Path, Request, Security
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi import Depends, HTTPException, Path, Request
 from starlette.concurrency import run_in_threadpool
 
 from memlane import Memory
@@ -67,13 +66,20 @@ class Caller:
         return self.scope == "admin" or self.agent == agent
 
 
-_BEARER = HTTPBearer(auto_error=False, description="An API key: `memlane keys create` (shown once).")
+#: The API's security scheme, as the OpenAPI document names it (:func:`memlane.server.openapi.install` adds it to
+#: every operation that needs a key). Not a dependency of the routes: FastAPI would run it for every request
+#: only for :func:`caller` to read the same header again (issue 39: each dependency is a good part of a small
+#: request's work on the event loop).
+BEARER_SCHEME = {
+    "HTTPBearer": {
+        "type": "http",
+        "description": "An API key: `memlane keys create` (shown once).",
+        "scheme": "bearer",
+    }
+}
 
 
-Bearer = Annotated[HTTPAuthorizationCredentials | None, Security(_BEARER)]
-
-
-async def caller(request: Request, _: Bearer = None) -> Caller:
+async def caller(request: Request) -> Caller:
     """Authenticate the request (``Authorization: Bearer <key>``) and apply the key's rate limit.
 
     A coroutine, like the other dependencies of the API's routes: a key checked moments ago is known without
@@ -227,7 +233,7 @@ class Scoped:
             raise Forbidden(f"a user key writes messages of role 'user' only, not {role!r}")
 
 
-async def scoped(agent: AgentPath, request: Request, _: Bearer = None) -> Scoped:
+async def scoped(agent: AgentPath, request: Request) -> Scoped:
     """The caller bound to ``agent`` (from the path). Raises Forbidden for another agent's key (and as
     :func:`caller`)."""
     who, state = await caller(request), server_state(request)
@@ -243,7 +249,7 @@ def bind(who: Caller, agent: str, state: ServerState) -> Scoped:
     return Scoped(who, state.view(agent))
 
 
-async def existing(agent: AgentPath, request: Request, _: Bearer = None) -> Scoped:
+async def existing(agent: AgentPath, request: Request) -> Scoped:
     """:func:`scoped`, once its agent is known: it has something stored, or an API key of its own (reads of an
     unknown agent are NotFound, as in the CLI; an agent or user key's agent is known by its key)."""
     s = await scoped(agent, request)

@@ -14,6 +14,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
+from .auth import BEARER_SCHEME
 from .problems import TYPE_PREFIX
 
 __all__ = ["EXAMPLES", "ROUTE_EXAMPLES", "install"]
@@ -347,6 +348,7 @@ def _complete(spec: dict[str, Any]) -> dict[str, Any]:
                     }
             if path not in _OPEN:
                 op.setdefault("security", [{"HTTPBearer": []}])
+    spec.setdefault("components", {}).setdefault("securitySchemes", dict(BEARER_SCHEME))
     return spec
 
 
