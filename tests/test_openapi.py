@@ -69,3 +69,34 @@ def test_the_schema_examples_are_valid(spec: dict[str, Any]) -> None:
 def test_the_documents_paths_are_those_the_readme_and_clients_use(spec: dict[str, Any]) -> None:
     assert spec["components"]["securitySchemes"]["HTTPBearer"]["scheme"] == "bearer"
     assert Path(__file__).parents[1].joinpath("docs", "service.md").read_text().count("urn:memlane:problem:") >= 1
+
+
+def test_the_bearer_scheme_is_documented_not_run_per_request(spec: dict[str, Any], tmp_path: Path) -> None:
+    """The key is read once per request, by the auth dependency itself: FastAPI's HTTPBearer dependency, there
+    only for the document, ran for every request of the API and parsed the header again (issue 39). The
+    document still names the scheme and every operation that needs it."""
+    from fastapi.routing import APIRoute
+    from fastapi.security.base import SecurityBase
+
+    assert spec["components"]["securitySchemes"] == {
+        "HTTPBearer": {
+            "type": "http",
+            "description": "An API key: `memlane keys create` (shown once).",
+            "scheme": "bearer",
+        }
+    }
+    with Memory(tmp_path / "r.db", settings=load_settings(embedder="none", worker="none"), llm=None) as mem:
+        app = create_app(mem)
+    run: list[str] = []
+
+    def walk(dependant: Any, path: str) -> None:
+        for sub in dependant.dependencies:
+            if isinstance(sub.call, SecurityBase):
+                run.append(path)
+            walk(sub, path)
+
+    routes = [r for r in app.routes if isinstance(r, APIRoute) and r.path.startswith("/v1/")]
+    assert len(routes) > 40
+    for route in routes:
+        walk(route.dependant, route.path)
+    assert run == []

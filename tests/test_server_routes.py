@@ -223,6 +223,24 @@ def test_keys_routes_and_operations(env: Env) -> None:
         'memlane_http_requests_total{method="POST",route="/v1/agents/{agent}/threads/{thread}/messages",'
         'status="201"} 1.0' in text
     )
+    for _ in range(2):  # counted per route and status, again and again (the edge keeps each series at hand)
+        http.post(f"{A}/threads/t/messages", headers=env.h("bot"), json={"role": "user", "content": ""})
+    repeated = http.get("/healthz", headers=[("x-request-id", "first"), ("X-Request-Id", "second")])
+    assert repeated.headers["x-request-id"] == "second"  # of a repeated header, the last
+    text = http.get("/metrics").text
+    assert (
+        'memlane_http_requests_total{method="POST",route="/v1/agents/{agent}/threads/{thread}/messages",'
+        'status="201"} 1.0' in text
+    )
+    assert (
+        'memlane_http_requests_total{method="POST",route="/v1/agents/{agent}/threads/{thread}/messages",'
+        'status="422"} 2.0' in text
+    )
+    assert 'memlane_http_requests_total{method="GET",route="/healthz",status="200"} 2.0' in text
+    assert (
+        'memlane_http_request_duration_seconds_count{method="POST",route="/v1/agents/{agent}/threads/{thread}/'
+        'messages"} 3.0' in text
+    )
     # /metrics needs no key: it names no agent unless the operator asks (--metrics-per-agent).
     assert "memlane_http_request_duration_seconds_bucket" in text and 'agent="' not in text
     spec = http.get("/openapi.json").json()
