@@ -205,3 +205,26 @@ def test_memlane_serve_process(tmp_path: Path) -> None:
         assert ok.status_code == 200
     finally:
         _stop(proc)
+
+
+def test_request_threads_limit_the_worker_threads(tmp_path: Path) -> None:
+    """``request_threads`` (``memlane serve --request-threads``) sets how many worker threads answer at once,
+    on the loop that serves the app; 0 leaves the framework's default."""
+    from anyio import to_thread
+    from fastapi.testclient import TestClient
+
+    from memlane.server import ServerSettings, create_app
+
+    with Memory(tmp_path / "t.db", settings=load_settings(embedder="none", worker="none"), llm=None) as mem:
+        for threads, expected in ((2, 2), (0, 40)):
+            app = create_app(mem, ServerSettings(open=True, request_threads=threads))
+            with TestClient(app, base_url="http://127.0.0.1") as http:
+                assert http.portal is not None
+                limit = http.portal.call(lambda: to_thread.current_default_thread_limiter().total_tokens)
+                assert limit == expected
+                http.put(f"{A}/threads/t", json={})
+                answers = [
+                    http.post(f"{A}/threads/t/messages", json={"role": "user", "content": f"m{i}"}) for i in range(3)
+                ]
+                assert [r.status_code for r in answers] == [201] * 3
+                assert http.get(f"{A}/threads/t/messages").json()[-1]["content"] == "m2"

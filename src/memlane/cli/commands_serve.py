@@ -69,6 +69,16 @@ def serve(
     metrics_per_agent: Annotated[
         bool, typer.Option("--metrics-per-agent", help="/metrics (no key needed) names each agent's figures.")
     ] = False,
+    request_threads: Annotated[
+        int,
+        typer.Option(
+            "--request-threads",
+            min=0,
+            help="Worker threads answering requests at once in each process (0: the default, 40). With an "
+            "embedder that answers at once, as many as the cores spend less CPU per request; the local embedder "
+            "batches the texts of requests that meet, so keep more.",
+        ),
+    ] = 0,
 ) -> None:
     """Serve memlane over HTTP: every route under /v1, OpenAPI at /openapi.json, docs at /docs, the
     review UI at /ui, Prometheus metrics at /metrics.
@@ -101,7 +111,7 @@ def serve(
         host=host, port=port, open=open_, workers_in_process=workers_in_process, rate_limit=rate_limit,
         rate_burst=max(1, int(rate_limit * 2)), max_body_bytes=max_body_bytes, log_json=access_log,
         allowed_hosts=tuple(allowed_host or ()), public_url=public_url, metrics_per_agent=metrics_per_agent,
-        processes=processes,
+        processes=processes, request_threads=request_threads,
     )  # fmt: skip
     state = get_state(ctx)
     store = StoreSpec(state.db, state.agent, None if state.config is None else str(state.config))

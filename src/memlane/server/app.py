@@ -14,11 +14,13 @@ Routes::
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import re
 import time
 import uuid
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -286,4 +288,22 @@ def create_app(memory: Memory, settings: ServerSettings | None = None) -> FastAP
     fast.include(app, routes_admin.ops)
     ui.install(app)
     app.add_middleware(_Edge, state=state)  # type: ignore[arg-type]
+    if state.settings.request_threads > 0:
+        _limit_threads(app, state.settings.request_threads)
     return app
+
+
+def _limit_threads(app: FastAPI, threads: int) -> None:
+    """At most ``threads`` worker threads answer requests at once (the limiter is the event loop's own: set
+    when the app starts, on the loop that serves it)."""
+    before = app.router.lifespan_context
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app_: Any) -> AsyncIterator[Any]:
+        from anyio import to_thread
+
+        to_thread.current_default_thread_limiter().total_tokens = threads
+        async with before(app_) as value:
+            yield value
+
+    app.router.lifespan_context = lifespan

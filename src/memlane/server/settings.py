@@ -23,7 +23,10 @@ class ServerSettings:
     which makes the UI's cookies Secure). ``metrics_per_agent``: ``/metrics`` names the agents (off: totals only,
     no tenant names). ``session_hours``: how long a UI sign-in lasts. ``processes``: server processes answering
     on the same address, each with its own connections to the store and its own embedder (see
-    ``memlane.server.run``).
+    ``memlane.server.run``). ``request_threads``: worker threads answering requests at once in each process
+    (0: the framework's default, 40); with an embedder that answers at once, fewer threads (as many as the
+    cores) spend less CPU per request, since the requests' own Python work shares one interpreter lock
+    (bench/RESULTS.md, issue 39); the local embedder batches the texts of requests that meet, so keep more.
     """
 
     host: str = "127.0.0.1"
@@ -42,6 +45,7 @@ class ServerSettings:
     metrics_per_agent: bool = False
     session_hours: float = 12.0
     processes: int = 1
+    request_threads: int = 0
 
 
 @dataclass(frozen=True, slots=True)
