@@ -22,7 +22,8 @@ mix in process, with the default embedder and with the stand-in one, and the def
      per request and requests/s of each.
 
     PYTHONPATH=src .venv/bin/python bench/service.py [--backends sqlite,postgres] [--embedders default,fake]
-        [--clients 32] [--duration 30] [--inproc-duration 30] [--processes 1] [--out bench/out/service.json]
+        [--clients 32] [--duration 30] [--inproc-duration 30] [--processes 1] [--request-threads N]
+        [--out bench/out/service.json]
 
 To compare with another tree side by side: ``PYTHONPATH=<base>/src ... bench/service.py --src <base>/src`` (the
 server and the in-process runs then use that tree; the load generator is this file).
@@ -190,6 +191,8 @@ def served(location: str, embedder: str, args: argparse.Namespace) -> Iterator[S
            "--port", str(port), "--rate-limit", "0", "--workers-in-process", str(args.workers)]  # fmt: skip
     if args.processes != 1:
         cmd += ["--processes", str(args.processes)]
+    if args.request_threads:
+        cmd += ["--request-threads", str(args.request_threads)]
     SERVER_LOG.parent.mkdir(parents=True, exist_ok=True)
     log = open(SERVER_LOG, "ab")  # noqa: SIM115 (closed in the finally below)
     proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=log)
@@ -541,6 +544,7 @@ def main() -> None:
     parser.add_argument("--inproc-duration", type=float, default=30.0)
     parser.add_argument("--processes", type=int, default=1, help="--processes of the server")
     parser.add_argument("--workers", type=int, default=0, help="--workers-in-process of the server")
+    parser.add_argument("--request-threads", type=int, default=0, help="--request-threads of the server (0: as is)")
     parser.add_argument("--route-clients", type=int, default=8)
     parser.add_argument("--route-requests", type=int, default=400, help="per route, stand-in embedder (0: skip)")
     parser.add_argument("--seed", type=int, default=7)
