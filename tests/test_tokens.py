@@ -86,6 +86,17 @@ def test_a_fresh_tokenizer_counts_short_texts_without_the_whole_vocabulary(cache
     assert fresh._loaded is not None
 
 
+def test_a_long_lived_process_counts_only_a_few_texts_without_the_whole_vocabulary(cache: Path) -> None:
+    # Each text counted so costs ~5 ms: a bot's first sixty short messages paid it (4 kB of them), then the
+    # whole vocabulary's load as well.
+    tokens._save_table("o200k_base", quicktok.get_encoding("o200k_base"))
+    fresh, whole = Tokenizer("o200k_base"), quicktok.get_encoding("o200k_base")
+    texts = [f"message number {i} about the trip" for i in range(tokens._FEW_TEXTS + 1)]
+    assert [fresh.count(t) for t in texts[:-1]] == [whole.count(t) for t in texts[:-1]]
+    assert fresh._loaded is None
+    assert fresh.count(texts[-1]) == whole.count(texts[-1]) and fresh._loaded is not None
+
+
 def test_a_damaged_table_is_made_again_and_counts_stay_right(cache: Path) -> None:
     tokens._save_table("o200k_base", quicktok.get_encoding("o200k_base"))
     (table,) = cache.glob("ranks-o200k_base-*")

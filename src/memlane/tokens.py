@@ -40,9 +40,12 @@ _ROLES = frozenset({"system", "user", "assistant", "tool"})
 _NAMES_KEPT = 4096  # names whose token counts a tokenizer keeps
 #: How much text a tokenizer counts without its whole vocabulary (the texts' bytes, each text up to
 #: ``_FEW_TEXT_BYTES``): a text counted so costs ~5 ms and ~0.02 ms a byte, so past a few kB the whole
-#: vocabulary (~0.4 s once) is cheaper. A one-shot ``memlane add`` counts a message and a role.
+#: vocabulary (~0.4 s once) is cheaper; and at most ``_FEW_TEXTS`` texts, so that a long-lived process (a bot
+#: on ``Memory``) pays ~5 ms for a few of its first messages, not for its first sixty. A one-shot ``memlane add``
+#: counts three texts: the message, its role and its name.
 _FEW_BYTES = 4096
 _FEW_TEXT_BYTES = 1024
+_FEW_TEXTS = 8
 _SCANNERS = {"cl100k_base": "cl100k", "o200k_base": "o200k"}  # quicktok's pattern of each encoding
 _LONGEST = 128  # bytes of the longest token of either encoding
 _TABLE_FORMAT = 1
@@ -75,6 +78,7 @@ class Tokenizer:
         self._role_tokens: dict[str, int] = {}  # every message pays for its role: count each role once
         self._name_tokens: dict[str, int] = {}  # and for its name, one of the few a conversation has
         self._few_bytes = _FEW_BYTES  # what is left to count without the whole vocabulary
+        self._few_texts = _FEW_TEXTS
 
     @property
     def _enc(self) -> Any:
@@ -96,8 +100,9 @@ class Tokenizer:
             return 0
         if self._loaded is None and self._few_bytes > 0:
             data = text.encode("utf-8", "surrogatepass")
-            if len(data) <= min(_FEW_TEXT_BYTES, self._few_bytes):
+            if len(data) <= min(_FEW_TEXT_BYTES, self._few_bytes) and self._few_texts > 0:
                 self._few_bytes -= len(data)
+                self._few_texts -= 1
                 counted = _count_alone(self.encoding, data)
                 if counted is not None:
                     return counted

@@ -85,7 +85,7 @@ class CommonTerms:
 
     REFRESH_SECONDS = 300.0
     #: Without statistics, the messages counted for the words' weights (above it, every word alike).
-    COUNTED_ROWS = 5_000
+    COUNTED_ROWS = 1_000
     KEEP_WHEN_ALL_COMMON = 2
     _MAX_WORDS = 50_000  # lexemes kept per word before the cache starts over
 
