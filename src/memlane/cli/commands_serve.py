@@ -74,9 +74,9 @@ def serve(
         typer.Option(
             "--request-threads",
             min=0,
-            help="Worker threads answering requests at once in each process (0: the default, 40). With an "
-            "embedder that answers at once, as many as the cores spend less CPU per request; the local embedder "
-            "batches the texts of requests that meet, so keep more.",
+            help="Worker threads answering requests at once in each process (0: the default: two per core, at "
+            "least 4, on SQLite; 40 on PostgreSQL). Fewer threads spend less CPU per request, since a request's "
+            "Python work shares one interpreter lock.",
         ),
     ] = 0,
 ) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import re
 import time
 import uuid
@@ -288,9 +289,19 @@ def create_app(memory: Memory, settings: ServerSettings | None = None) -> FastAP
     fast.include(app, routes_admin.ops)
     ui.install(app)
     app.add_middleware(_Edge, state=state)  # type: ignore[arg-type]
-    if state.settings.request_threads > 0:
-        _limit_threads(app, state.settings.request_threads)
+    threads = state.settings.request_threads or default_request_threads(getattr(state.memory.store, "backend", ""))
+    if threads > 0:
+        _limit_threads(app, threads)
     return app
+
+
+def default_request_threads(backend: str) -> int:
+    """Worker threads answering requests at once when ``--request-threads`` is not given: on SQLite two per
+    core (at least 4): a request's work there is Python under one interpreter lock, and 32 clients with the
+    local embedder were served a third faster, with a third of the p95, by 2 or 4 threads than by 40
+    (bench/RESULTS.md, "`--request-threads` with the local embedder"); 0 elsewhere (the framework's 40: on
+    PostgreSQL the rate was level and writes waited longer behind reads with fewer)."""
+    return max(4, 2 * (os.cpu_count() or 2)) if backend == "sqlite" else 0
 
 
 def _limit_threads(app: FastAPI, threads: int) -> None:

@@ -24,9 +24,9 @@ class ServerSettings:
     no tenant names). ``session_hours``: how long a UI sign-in lasts. ``processes``: server processes answering
     on the same address, each with its own connections to the store and its own embedder (see
     ``memlane.server.run``). ``request_threads``: worker threads answering requests at once in each process
-    (0: the framework's default, 40); with an embedder that answers at once, fewer threads (as many as the
-    cores) spend less CPU per request, since the requests' own Python work shares one interpreter lock
-    (bench/RESULTS.md, issue 39); the local embedder batches the texts of requests that meet, so keep more.
+    (0: :func:`memlane.server.app.default_request_threads`, two per core on SQLite, the framework's 40 on
+    PostgreSQL); fewer threads spend less CPU per request, since the requests' own Python work shares one
+    interpreter lock (bench/RESULTS.md, issue 39).
     """
 
     host: str = "127.0.0.1"
