@@ -433,12 +433,9 @@ def _gather_first(model_bytes: bytes, model: Any = None) -> bytes:
     return rewritten
 
 
-def _int8_table(node: Any, producers: dict[str, Any], initializers: dict[str, Any]) -> tuple[str, str] | None:
-    """``(int8 table, row scales)`` initializer names if ``node`` is ``Gather(Cast(q) * scale, ids)`` along
-    rows, with one scale per row."""
-    if node.op_type != "Gather" or any(a.name == "axis" and a.i != 0 for a in node.attribute):
-        return None
-    mul = producers.get(node.input[0])
+def _dequantized(name: str, producers: dict[str, Any], initializers: dict[str, Any]) -> tuple[Any, Any] | None:
+    """``(int8 matrix, scale)`` initializers if the value ``name`` is ``Cast(q) * scale`` of a 2-D int8 ``q``."""
+    mul = producers.get(name)
     if mul is None or mul.op_type != "Mul" or len(mul.input) != 2:
         return None
     cast = producers.get(mul.input[0])
@@ -448,6 +445,18 @@ def _int8_table(node: Any, producers: dict[str, Any], initializers: dict[str, An
     quantized = initializers.get(cast.input[0])
     if quantized is None or quantized.data_type != 3 or len(quantized.dims) != 2:  # 3: INT8
         return None
+    return quantized, scale
+
+
+def _int8_table(node: Any, producers: dict[str, Any], initializers: dict[str, Any]) -> tuple[str, str] | None:
+    """``(int8 table, row scales)`` initializer names if ``node`` is ``Gather(Cast(q) * scale, ids)`` along
+    rows, with one scale per row."""
+    if node.op_type != "Gather" or any(a.name == "axis" and a.i != 0 for a in node.attribute):
+        return None
+    found = _dequantized(node.input[0], producers, initializers)
+    if found is None:
+        return None
+    quantized, scale = found
     if list(scale.dims) != [quantized.dims[0], 1]:
         return None
     return quantized.name, scale.name
@@ -607,16 +616,10 @@ def _int8_weight(node: Any, producers: dict[str, Any], initializers: dict[str, A
     """``(int8 weight, scale)`` initializer names if ``node`` is ``MatMul(x, Cast(q) * scale)``."""
     if node.op_type != "MatMul" or len(node.input) != 2:
         return None
-    mul = producers.get(node.input[1])
-    if mul is None or mul.op_type != "Mul" or len(mul.input) != 2:
+    found = _dequantized(node.input[1], producers, initializers)
+    if found is None:
         return None
-    cast = producers.get(mul.input[0])
-    scale = initializers.get(mul.input[1])
-    if cast is None or cast.op_type != "Cast" or scale is None:
-        return None
-    quantized = initializers.get(cast.input[0])
-    if quantized is None or quantized.data_type != 3 or len(quantized.dims) != 2:  # 3: INT8
-        return None
+    quantized, scale = found
     inner, columns = quantized.dims
     if inner % _INT8_BLOCK or list(scale.dims) not in ([1, columns], [columns]):
         return None
