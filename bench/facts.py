@@ -50,6 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from locomo import (
     BM25,
     DEFAULT_DATA,
+    OFF_TOPIC,
     OUT_DIR,
     DiskCachedEmbedder,
     _commit,
@@ -70,41 +71,6 @@ SCORED = (1, 2, 3, 4)
 ASKER = "reader"  # the third user who asks: not one of the two speakers
 #: Floors the calibration table shows (memlane's default is added to them).
 FLOORS = (0.0, 0.05, 0.08, 0.1, 0.12, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4)
-
-#: Queries no LoCoMo conversation answers: strings of no words, and questions about things none of them
-#: talks about (written before any run; none removed after).
-OFF_TOPIC = (
-    "zzzz",
-    "asdf qwerty",
-    "lorem ipsum dolor sit amet",
-    "xkcd 927 foo bar baz",
-    "qwpeoriu zxmcnv",
-    "!!!???",
-    "aaaaaaa bbbbbbb",
-    "hjkl yuio",
-    "blorp fnarg wibble",
-    "1234567890",
-    "What is the capital of Mongolia?",
-    "How do I compile a Rust crate for WebAssembly?",
-    "What is the boiling point of mercury in kelvin?",
-    "Explain the TCP three-way handshake",
-    "Who won the 1954 FIFA World Cup final?",
-    "What is the derivative of tan(x)?",
-    "How many moons does Neptune have?",
-    "Which enzyme breaks down lactose?",
-    "What is the time complexity of heapsort?",
-    "How do I configure a VLAN on a Cisco switch?",
-    "What is the airspeed velocity of an unladen swallow?",
-    "Translate 'good morning' into Finnish",
-    "What does the SQL HAVING clause do?",
-    "What's the population of Reykjavik?",
-    "How is sulfuric acid manufactured?",
-    "What is a monad in Haskell?",
-    "Who wrote the Treaty of Westphalia?",
-    "What are the tax brackets in Luxembourg?",
-    "How do tectonic plates subduct?",
-    "What is the melting point of tungsten?",
-)
 
 
 @dataclass(frozen=True, slots=True)

@@ -320,6 +320,44 @@ class Ranked:
 
 
 TOKEN_BUDGET = 600
+#: Floors of the calibration table (a run with ``--min-score 0``).
+FLOORS = (0.0, 0.05, 0.08, 0.1, 0.12, 0.15, 0.2, 0.25, 0.3)
+
+#: Queries no LoCoMo conversation answers (asked of facts by bench/facts.py, of messages here): strings of
+#: no words, and questions about things none of them
+#: talks about (written before any run; none removed after).
+OFF_TOPIC = (
+    "zzzz",
+    "asdf qwerty",
+    "lorem ipsum dolor sit amet",
+    "xkcd 927 foo bar baz",
+    "qwpeoriu zxmcnv",
+    "!!!???",
+    "aaaaaaa bbbbbbb",
+    "hjkl yuio",
+    "blorp fnarg wibble",
+    "1234567890",
+    "What is the capital of Mongolia?",
+    "How do I compile a Rust crate for WebAssembly?",
+    "What is the boiling point of mercury in kelvin?",
+    "Explain the TCP three-way handshake",
+    "Who won the 1954 FIFA World Cup final?",
+    "What is the derivative of tan(x)?",
+    "How many moons does Neptune have?",
+    "Which enzyme breaks down lactose?",
+    "What is the time complexity of heapsort?",
+    "How do I configure a VLAN on a Cisco switch?",
+    "What is the airspeed velocity of an unladen swallow?",
+    "Translate 'good morning' into Finnish",
+    "What does the SQL HAVING clause do?",
+    "What's the population of Reykjavik?",
+    "How is sulfuric acid manufactured?",
+    "What is a monad in Haskell?",
+    "Who wrote the Treaty of Westphalia?",
+    "What are the tax brackets in Luxembourg?",
+    "How do tectonic plates subduct?",
+    "What is the melting point of tungsten?",
+)
 
 
 def score(ranked: Ranked, evidence: Sequence[str], tokens: Sequence[int] | None = None) -> dict[str, float]:
@@ -549,6 +587,7 @@ def run(
     summaries = {m: Summary() for m in methods}
     skipped: Counter[int] = Counter()
     per_question: list[dict[str, Any]] = []
+    off_topic: list[list[float]] = []  # per off-topic query, its hits' scores with the floor off
     for conv in conversations:
         with open_memory(db, conv, embedder) as mem:
             covers = Covers(mem, conv)
@@ -582,9 +621,38 @@ def run(
                         **{f"{m}_recall@10": score(r, q.evidence)["recall@10"] for m, r in results.items()},
                     }
                 )
+            for query in OFF_TOPIC:  # floor off: the calibration below applies each floor to these scores
+                off_topic.append([h.score for h in recall_memlane(mem, query, conv.now, config, 0.0)])
         progress(f"{conv.sample_id}: {len(conv.questions)} questions")
     embedder.save()
     tables = {m: s.table() for m, s in summaries.items()}
+    calibration = []
+    if min_score == 0:  # every question's hits were kept, so each floor can be applied to their scores
+        for floor in FLOORS:
+            rows = [
+                {
+                    f"recall@{k}": len(
+                        set(row["evidence"])
+                        & {
+                            d
+                            for i, c in enumerate(row["memlane_top10"][:k])
+                            if row["memlane_top10_scores"][i] >= floor
+                            for d in c
+                        }
+                    )
+                    / len(row["evidence"])
+                    for k in (5, 10)
+                }
+                for row in per_question
+                if row["category"] in SCORED
+            ]
+            calibration.append(
+                {
+                    "min_score": floor,
+                    **{key: round(float(np.mean([r[key] for r in rows])), 3) for key in ("recall@5", "recall@10")},
+                    "off_topic_empty": round(float(np.mean([not any(s >= floor for s in o) for o in off_topic])), 3),
+                }
+            )
     return {
         "config": _jsonable(dataclasses.asdict(config)),
         "min_score": min_score,
@@ -595,6 +663,11 @@ def run(
         "results": tables,
         "ratios": _ratios(tables),
         "per_question": per_question,
+        "off_topic_queries": len(off_topic),
+        "off_topic_empty": round(float(np.mean([not any(s >= (min_score or 0) for s in o) for o in off_topic])), 3)
+        if min_score is not None
+        else None,
+        "calibration": calibration,
     }
 
 
@@ -650,6 +723,19 @@ def markdown(report: dict[str, Any]) -> str:
         lat = table.get("latency_ms")
         if lat:
             lines.append(f"| {method} | {lat['p50']:.1f} | {lat['p95']:.1f} |")
+    if report.get("calibration"):
+        lines += [
+            "",
+            f"floors applied to the recorded scores ({report['off_topic_queries']} off-topic queries):",
+            "",
+            "| min_score | R@5 (1-4) | R@10 (1-4) | off-topic queries with no hit |",
+            "|---:|---:|---:|---:|",
+        ]
+        for row in report["calibration"]:
+            lines.append(
+                f"| {row['min_score']:.2f} | {row['recall@5']:.3f} | {row['recall@10']:.3f} "
+                f"| {row['off_topic_empty']:.3f} |"
+            )
     if report["ratios"]:
         lines += ["", "| ratio (1-4) | R@5 | R@10 | R@25 |", "|---|---:|---:|---:|"]
         for name, ratio in report["ratios"].items():

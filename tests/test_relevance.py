@@ -195,3 +195,20 @@ def test_facts_weigh_their_halves_by_their_own_weights(alice: Memory) -> None:
     assert [(h.text, h.score) for h in again] == [(h.text, h.score) for h in messages]
     with pytest.raises(ConfigError, match="kind_weights"):
         replace(default, kind_weights={"fact": {"vector": -1.0}})
+
+
+def test_a_list_whose_first_hits_match_nothing_scores_as_they_do() -> None:
+    # Measured on LoCoMo: "How many moons does Neptune have?" ranked messages that match nothing (cosines under
+    # that of unrelated texts) first, and "I'm over the moon" (half the question's words, by rarity) further
+    # down; the first hit was shown that far match's relevance, so no floor could say "nothing relevant".
+    # The scale now comes from the leading hits; a list whose leading hit matches shows its own relevance.
+    from memlane.retrieval.engine import LEADING_HITS, _scaled
+    from memlane.retrieval.rerank import Found
+
+    found = [Found("message", i, score, "vector", None) for i, score in enumerate((0.9, 0.8, 0.7, 0.6))]  # type: ignore[arg-type]
+    over_the_moon = {("message", 3): 0.47}
+    scores = [f.score for f in _scaled(found, over_the_moon)]
+    assert LEADING_HITS < 4 and max(scores) < MIN_SCORE, scores
+    answered = {("message", 0): 0.47, ("message", 3): 0.2}
+    scores = [f.score for f in _scaled(found, answered)]
+    assert scores[0] == pytest.approx(0.47) and scores == sorted(scores, reverse=True), scores

@@ -30,7 +30,7 @@ ENV_PREFIX = "MEMLANE_"
 
 #: recall()'s default floor on a hit's score (the ``min_score`` setting), calibrated on bench/facts.py and
 #: bench/locomo.py with the default preset and the local MiniLM embedder (bench/RESULTS.md, issue 38).
-MIN_SCORE = 0.15
+MIN_SCORE = 0.08
 #: The embedding models that floor was calibrated with: with another model (whose cosines run on another
 #: scale), or keyword search alone, recall() has no floor unless ``min_score`` is given.
 CALIBRATED_MODELS = frozenset({"all-MiniLM-L6-v2-int8"})
@@ -166,7 +166,7 @@ class Settings(BaseModel):
         None,
         ge=0.0,
         le=1.0,
-        description="recall() leaves out hits scoring below this (0 turns the floor off). Unset: 0.15 with the local "
+        description="recall() leaves out hits scoring below this (0 turns the floor off). Unset: 0.08 with the local "
         "MiniLM model it was calibrated with on bench/facts.py and bench/locomo.py, no floor with another embedder "
         "(its cosines run on another scale) or keyword search alone.",
     )

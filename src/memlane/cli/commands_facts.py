@@ -229,7 +229,7 @@ def recall(
         float | None,
         typer.Option(
             "--min-score",
-            help="Leave out hits scoring below this, 0 to 1 (default: setting min_score, 0.15; 0 shows every hit).",
+            help="Leave out hits scoring below this, 0 to 1 (default: setting min_score, 0.08; 0 shows every hit).",
         ),
     ] = None,
 ) -> None:

@@ -109,7 +109,7 @@ class RecallMixin(MemoryBase):
         A hit's ``score`` means the same in every query under the default preset: about 0 when nothing of
         the query matched, near 1 when all of its words and meaning did (boosts for a named person, time or
         neighbouring turn may lift it a little beyond). Hits scoring below ``min_score`` are left out, so a
-        query nothing answers returns ``[]``; default: the ``min_score`` setting, unset: 0.15 with the local
+        query nothing answers returns ``[]``; default: the ``min_score`` setting, unset: 0.08 with the local
         model it was calibrated with (another embedder, or none, has no default floor), which applies to
         presets whose scores are calibrated (:attr:`SearchConfig.calibrated`; a given ``min_score`` applies to
         any preset). ``min_score=0`` turns the floor off. Only the facts returned count as recalled (their

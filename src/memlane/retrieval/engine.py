@@ -586,14 +586,23 @@ def _by_kind_relevance(ranked: list[Ranked], relevance: dict[tuple[str, int], fl
     return sorted(scaled, key=lambda r: r.score, reverse=True)  # stable: ties keep their order
 
 
+#: How many of the first hits set the scale of a result's scores (:func:`_scaled`).
+LEADING_HITS = 2
+
+
 def _scaled(found: list[Found], relevance: dict[tuple[str, int], float]) -> list[Found]:
-    """The results with scores that mean the same in every query, best first: the first shows the best
-    absolute relevance among them, each other the larger of its share of the ranking's score (min-max
-    normalised, boosted) on that scale and its own relevance, but never more than the hit before it. The
-    ranking's own scores tell hits of one query apart, not how well any of them answers it; and min-max puts
-    the last of a kind at about 0 even when it matches the query as well as the first."""
+    """The results with scores that mean the same in every query, best first: the first shows the better
+    absolute relevance of the first :data:`LEADING_HITS` hits, each other the larger of its share of the
+    ranking's score (min-max normalised, boosted) on that scale and its own relevance, but never more than
+    the hit before it. The ranking's own scores tell hits of one query apart, not how well any of them answers
+    it; and min-max puts the last of a kind at about 0 even when it matches the query as well as the first.
+
+    The scale comes from the leading hits, not from the best match anywhere in the list: a list whose first
+    hits match nothing is a list for a query nothing answers, even when a hit further down happens to hold one
+    of its words ("over the moon" for "How many moons does Neptune have?"); taking the best anywhere gave that
+    word's share to the first hit, so no floor could leave the list out (bench/RESULTS.md, issue 38)."""
     top = max((f.score for f in found), default=0.0)
-    best = max((relevance.get((f.kind, f.id), 0.0) for f in found), default=0.0)
+    best = max((relevance.get((f.kind, f.id), 0.0) for f in found[:LEADING_HITS]), default=0.0)
     factor = best / top if top > 0 else 0.0
     out: list[Found] = []
     before = best
