@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from conftest import CountingEmbedder
 from memlane import Memory, load_settings
 from memlane.embeddings import FakeEmbedder
@@ -83,3 +85,33 @@ def test_nested_concurrent_reads_never_wait_for_threads_they_occupy(tmp_path: Pa
         caller.join(30)
         assert not caller.is_alive(), "nested reads waited for search threads held by their callers: a deadlock"
         assert results == [[6] * (_SEARCH_THREADS.workers + 1)]
+
+
+def test_a_search_goes_side_by_side_only_while_its_query_vector_takes_a_while(tmp_path: Path) -> None:
+    """Side by side, a search's steps cost more CPU; that pays only while its query's vector is being made. With
+    the vector at hand (cached, or an embedder that answers at once) every step runs on the calling thread."""
+    import threading
+
+    embedder = FakeEmbedder()
+    with Memory(tmp_path / "m.db", settings=load_settings(worker="none"), embedder=embedder) as mem:
+        mem.add_message("t", "user", "we adopted a golden retriever puppy", user="u")
+        mem.flush()
+        threads: list[str] = []
+        vector = mem.searcher.retrievers["vector"]
+
+        def noted(*args, **kwargs):  # type: ignore[no-untyped-def]
+            threads.append(threading.current_thread().name)
+            return vector(*args, **kwargs)
+
+        mem.searcher.retrievers["vector"] = noted
+        mem.searcher.concurrent = True  # as on PostgreSQL, or SQLite with a connection per thread
+        mem.recall("a new dog?", limit=1)  # the first query: its vector's time is not known yet
+        assert embedder.query_wait("some new question") == pytest.approx(embedder._query_seconds)
+        assert not mem._query_waits("some new question")  # the stand-in answers in well under a millisecond
+        mem.searcher.waits = lambda query: True  # as when making the query's vector takes a while
+        mem.recall("is there a dog?", limit=1)
+        mem.searcher.waits = lambda query: False
+        mem.recall("any pets?", limit=1)
+    main = threading.current_thread().name
+    assert threads[0] != main and threads[1] != main and threads[2] == main, threads
+    assert embedder.query_wait("is there a dog?") == 0.0  # cached now

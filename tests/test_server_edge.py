@@ -209,7 +209,7 @@ def test_memlane_serve_process(tmp_path: Path) -> None:
 
 def test_request_threads_limit_the_worker_threads(tmp_path: Path) -> None:
     """``request_threads`` (``memlane serve --request-threads``) sets how many worker threads answer at once,
-    on the loop that serves the app; 0 takes the default: two per core (at least 4) on SQLite, the framework's
+    on the loop that serves the app; 0 takes the default: one per core (at least 2) on SQLite, the framework's
     40 on PostgreSQL (whose default leaves the limiter as it is)."""
     import os
 
@@ -219,10 +219,10 @@ def test_request_threads_limit_the_worker_threads(tmp_path: Path) -> None:
     from memlane.server import ServerSettings, create_app
     from memlane.server.app import default_request_threads
 
-    per_core = max(4, 2 * (os.cpu_count() or 2))
+    per_core = max(2, os.cpu_count() or 2)
     assert default_request_threads("sqlite") == per_core and default_request_threads("postgres") == 0
     with Memory(tmp_path / "t.db", settings=load_settings(embedder="none", worker="none"), llm=None) as mem:
-        for threads, expected in ((2, 2), (0, per_core)):
+        for threads, expected in ((3, 3), (0, per_core)):
             app = create_app(mem, ServerSettings(open=True, request_threads=threads))
             with TestClient(app, base_url="http://127.0.0.1") as http:
                 assert http.portal is not None

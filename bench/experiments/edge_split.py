@@ -151,7 +151,7 @@ def main() -> None:
         src = f"{src}{os.pathsep}{shim}"
     location = tempfile.mkdtemp(prefix="memlane-edge-") + "/s.db"
     keys = S.make_keys(location, args.clients)
-    with S.served(location, "fake", argparse.Namespace(src=src, processes=1, workers=0)) as server:
+    with S.served(location, "fake", argparse.Namespace(src=src, processes=1, workers=0, request_threads=0)) as server:
         asyncio.run(over_http(server, keys, args))
 
 

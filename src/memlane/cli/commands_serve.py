@@ -74,8 +74,8 @@ def serve(
         typer.Option(
             "--request-threads",
             min=0,
-            help="Worker threads answering requests at once in each process (0: the default: two per core, at "
-            "least 4, on SQLite; 40 on PostgreSQL). Fewer threads spend less CPU per request, since a request's "
+            help="Worker threads answering requests at once in each process (0: the default: one per core, at "
+            "least 2, on SQLite; 40 on PostgreSQL). Fewer threads spend less CPU per request, since a request's "
             "Python work shares one interpreter lock.",
         ),
     ] = 0,

@@ -12,7 +12,9 @@ with the query's vector).
 from __future__ import annotations
 
 import functools
+import math
 import threading
+import time
 from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -92,6 +94,7 @@ class Embedder(ABC):
         self._cache_lock = threading.Lock()
         self._pending: dict[str, Future[Vectors]] = {}  # queries being embedded now (under _cache_lock)
         self._in_flight = 0  # calls of embed() under way (under _cache_lock)
+        self._query_seconds: float | None = None  # recent queries' time to embed, not cached (a moving mean)
         # Concurrent calls with one batch of texts each are embedded together (coalesce.py).
         self._together = {
             kind: Coalescer(functools.partial(self._checked_batch, kind=kind), batch_size, concurrency)
@@ -196,7 +199,14 @@ class Embedder(ABC):
         if pending is not None:  # another thread embeds this query now: share its result (or its error)
             return pending.result()
         try:
+            cached = self.query_wait(text) == 0.0
+            started = time.perf_counter()
             vector: Vectors = self.embed([text], "query")[0]
+            if not cached:
+                took = time.perf_counter() - started
+                with self._cache_lock:
+                    before = self._query_seconds
+                    self._query_seconds = took if before is None else 0.8 * before + 0.2 * took
         except BaseException as error:
             mine.set_exception(error)
             raise
@@ -206,6 +216,14 @@ class Embedder(ABC):
         finally:
             with self._cache_lock:
                 del self._pending[text]
+
+    def query_wait(self, text: str) -> float:
+        """About how long :meth:`embed_query` of ``text`` takes now, in seconds: 0 when its vector is cached, else
+        the recent queries' mean (infinity before the first)."""
+        with self._cache_lock:
+            if ("query", text) in self._cache:
+                return 0.0
+            return math.inf if self._query_seconds is None else self._query_seconds
 
     def clear_cache(self) -> None:
         """Forget every cached vector."""

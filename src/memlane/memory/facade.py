@@ -164,6 +164,7 @@ class Memory(ThreadsMixin, FactsMixin, RecallMixin, AdminMixin, AgentMixin, Keys
         if self.embedder is not None:
             self.searcher.retrievers["vector"] = self._vector_retriever
             self.searcher.retrievers["keyword"] = self._keyword_retriever
+            self.searcher.waits = self._query_waits
             if check_model:
                 self._check_model()
             if self.embedder.in_process and self.settings.embed_behind:

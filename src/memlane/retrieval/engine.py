@@ -118,6 +118,11 @@ class Searcher:
         self.retrievers: dict[str, Retriever] = {"keyword": store.keyword_search}
         # A store that serves several reads at once says so; SQLite reads one at a time per store.
         self.concurrent = store.concurrent_reads
+        #: Whether a search for a query will wait for something (its query's vector) long enough for its other
+        #: steps to run meanwhile; None: assume it will. Side by side, a search's steps cost more CPU (~0.45 ms
+        #: a recall), which pays only where there is a wait to hide (bench/RESULTS.md, issue 39).
+        self.waits: Callable[[str], bool] | None = None
+        self._local = threading.local()  # this thread's search: whether its steps may go side by side
 
     def search(
         self,
@@ -137,11 +142,13 @@ class Searcher:
             ConfigError: the config names a retriever that is not registered.
         """
         with _SEARCHES.one():
+            self._local.overlap = self.waits is None or self.waits(query)
             return self._search(agent, query, scope, limit, config, now)
 
     def _side_by_side(self) -> bool:
-        """Whether a search's steps run at the same time: the store allows it and no other search is under way."""
-        return self.concurrent and _SEARCHES.running <= 1
+        """Whether a search's steps run at the same time: the store allows it, no other search is under way, and
+        this one will wait for its query's vector (see :attr:`waits`)."""
+        return self.concurrent and _SEARCHES.running <= 1 and getattr(self._local, "overlap", True)
 
     def _search(
         self, agent: str, query: str, scope: Scope, limit: int, config: SearchConfig, now: datetime | None

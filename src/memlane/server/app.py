@@ -296,12 +296,12 @@ def create_app(memory: Memory, settings: ServerSettings | None = None) -> FastAP
 
 
 def default_request_threads(backend: str) -> int:
-    """Worker threads answering requests at once when ``--request-threads`` is not given: on SQLite two per
-    core (at least 4): a request's work there is Python under one interpreter lock, and 32 clients with the
-    local embedder were served a third faster, with a third of the p95, by 2 or 4 threads than by 40
-    (bench/RESULTS.md, "`--request-threads` with the local embedder"); 0 elsewhere (the framework's 40: on
-    PostgreSQL the rate was level and writes waited longer behind reads with fewer)."""
-    return max(4, 2 * (os.cpu_count() or 2)) if backend == "sqlite" else 0
+    """Worker threads answering requests at once when ``--request-threads`` is not given: on SQLite one per core
+    (at least 2): a request's work there is Python under one interpreter lock, and 32 clients with the local
+    embedder were served fastest by 2 threads on 2 cores (225-228 requests/s, against 198-199 with 1, 200-202
+    with 4 and 135-141 with 40; bench/RESULTS.md, "Worker threads and steps side by side"); 0 elsewhere (the
+    framework's 40: on PostgreSQL the rate was level and writes waited longer behind reads with fewer)."""
+    return max(2, os.cpu_count() or 2) if backend == "sqlite" else 0
 
 
 def _limit_threads(app: FastAPI, threads: int) -> None:
