@@ -115,3 +115,8 @@ def test_a_search_goes_side_by_side_only_while_its_query_vector_takes_a_while(tm
     main = threading.current_thread().name
     assert threads[0] != main and threads[1] != main and threads[2] == main, threads
     assert embedder.query_wait("is there a dog?") == 0.0  # cached now
+
+
+def test_postgresql_searches_overlap_their_round_trips_whatever_the_embedder(store_url: str) -> None:
+    with Memory(store_url, settings=load_settings(worker="none"), embedder=FakeEmbedder()) as mem:
+        assert (mem.searcher.waits is None) == (mem.store.backend == "postgres")

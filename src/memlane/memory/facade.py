@@ -164,7 +164,8 @@ class Memory(ThreadsMixin, FactsMixin, RecallMixin, AdminMixin, AgentMixin, Keys
         if self.embedder is not None:
             self.searcher.retrievers["vector"] = self._vector_retriever
             self.searcher.retrievers["keyword"] = self._keyword_retriever
-            self.searcher.waits = self._query_waits
+            if not self.store.reads_wait:  # a database server's round trips are worth overlapping anyway
+                self.searcher.waits = self._query_waits
             if check_model:
                 self._check_model()
             if self.embedder.in_process and self.settings.embed_behind:

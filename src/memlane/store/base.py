@@ -202,6 +202,9 @@ class Store(ABC):
     #: (the search engine then runs its retrievers in parallel). A store that says False is read by one
     #: thread at a time within a search.
     concurrent_reads: bool = False
+    #: Whether a read waits on something outside this process (a database server): reads side by side then
+    #: overlap those waits, whatever else a search waits for.
+    reads_wait: bool = False
     #: Answer every vector search exactly, bypassing any approximate index (to measure the index's recall;
     #: SQLite indexes whole-agent searches of large agents, PostgreSQL every search through HNSW).
     exact_vectors: bool = False

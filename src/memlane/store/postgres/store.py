@@ -129,6 +129,7 @@ class PostgresStore(
     backend = "postgres"
     #: Reads of one recall may run at the same time (each takes its own pooled connection).
     concurrent_reads = True
+    reads_wait = True
     #: The least HNSW candidate list of a search over a whole agent (see ``_ef_search``) while the store is
     #: too small for the whole-agent IVF index (:mod:`.ivf`); at 1M clustered chat vectors the HNSW graph
     #: found 0.69 of the exact top 10 at 200 and 0.90 at 1,000 (bench/RESULTS.md, "Round 7").
