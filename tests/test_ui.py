@@ -152,6 +152,9 @@ def test_each_key_scope_sees_what_it_may(browser: Any, served: Served, visit: An
     assert nav.get_by_role("link", name="other").count() == 0
     assert agent.go("/ui/agents/other/threads").status == 403
     assert agent.go("/ui/agents/bot/memories").status == 200
+    agent.go("/ui/")  # the home card's figures lead to their pages
+    agent.page.locator("dl.figures a[href='/ui/agents/bot/facts']").click()
+    expect(agent.page.get_by_role("heading", name="Facts of bot")).to_be_visible()
 
     # Keyboard only: the key field has the focus, Enter submits.
     page = browser.new_context().new_page()
