@@ -537,3 +537,33 @@ def test_demo_defaults_to_a_temporary_store_and_spares_real_ones(
     refused = run("--db", real, "demo", code=4)
     assert "fresh store" in refused.stderr and len(refused.stderr.splitlines()) == 1
     assert [m["content"] for m in js(real, "history", "general")["messages"]] == ["my own data"]
+
+
+def test_a_clipped_window_keeps_the_turn_that_matched() -> None:
+    # The demo's "chen recalls: Saturday birthday dinner" showed three answers whose windows opened with long
+    # assistant turns: clipped from the start, the turn that matched ("Bob: Saturday dinner: ...") was cut off
+    # and the table read as three unrelated answers.
+    from datetime import UTC, datetime
+
+    from rich.console import Console
+
+    from memlane.cli.render import hits_table
+    from memlane.types import Hit
+
+    window = "\n".join(
+        [
+            "assistant: " + "Sintra works well on a Sunday if you take a train before 9:00. " * 4,
+            "Alice: Booking Pena Palace tickets for 10:00 then.",
+            "Bob: Saturday dinner: I'll take care of it, I've got a place in mind.",
+            "Chen: ok",
+        ]
+    )
+    hit = Hit("message", 33, window, 0.42, "trip", 33, datetime(2026, 1, 1, tzinfo=UTC), message_ids=(31, 32, 33, 34))
+    console = Console(width=200, record=True)
+    console.print(hits_table([hit], max_chars=160))
+    shown = console.export_text()
+    assert "Bob: Saturday dinner" in shown and "Sintra works well" not in shown, shown
+    console = Console(width=200, record=True)
+    console.print(hits_table([hit]))  # no clip: every turn
+    everything = console.export_text()
+    assert "Sintra works well" in everything and "Chen: ok" in everything

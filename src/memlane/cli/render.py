@@ -204,9 +204,38 @@ def hits_table(hits: Sequence[Hit], title: str | None = None, max_chars: int | N
     table.add_column("score", justify="right")
     table.add_column("memory", overflow="fold")
     for rank, h in enumerate(hits, start=1):
-        memory = Text.assemble((_source(h), "dim"), "\n", _clip(h.text, max_chars))
+        memory = Text.assemble((_source(h), "dim"), "\n", _hit_text(h, max_chars))
         table.add_row(str(rank), h.kind, f"{h.score:.3g}", memory)
     return table
+
+
+def _hit_text(h: Hit, max_chars: int | None) -> Text:
+    """A hit's text, clipped to ``max_chars``. A message shown with the turns around it has its own turn in bold,
+    and a clip keeps that turn and then its nearest neighbours (a clip from the start left out the turn that
+    matched when the window opened with long turns before it)."""
+    lines = h.text.split("\n")
+    if h.kind != "message" or len(lines) < 2 or len(lines) != len(h.message_ids) or h.id not in h.message_ids:
+        return Text(_clip(h.text, max_chars))  # one turn, or a turn of several lines: as it is
+    at = h.message_ids.index(h.id)
+    kept = {at: _clip(lines[at], max_chars)}
+    room = None if max_chars is None else max_chars - len(kept[at])
+    for i in sorted(range(len(lines)), key=lambda i: (abs(i - at), i)):
+        if i == at:
+            continue
+        if room is not None and len(lines[i]) + 1 > room:
+            break
+        kept[i] = lines[i]
+        room = None if room is None else room - len(lines[i]) - 1
+    out = Text()
+    for i in sorted(kept):
+        if out:
+            out.append("\n")
+        out.append(kept[i], style="bold" if i == at else "")
+    if min(kept) > 0:
+        out = Text("…\n") + out
+    if max(kept) < len(lines) - 1:
+        out.append("\n…")
+    return out
 
 
 def status_table(status: StoreStatus, agent: str) -> Table:
