@@ -100,7 +100,7 @@ def test_rule_facts_carry_category_importance_attribute_and_rule() -> None:
 def test_rules_write_the_third_person_with_the_name_given() -> None:
     assert contents("I live in Lisbon.", who="Bob") == ["Bob lives in Lisbon"]
     assert contents("I live in Lisbon.", who="The user") == ["The user lives in Lisbon"]
-    assert third_person("I have a dog and my dog likes me", "Alice") == "Alice has a dog and Alice's dog likes Alice"
+    assert third_person("I have a dog and my dog likes me", "Alice") == "Alice has a dog and their dog likes them"
 
 
 # -- rules: what they must not find -----------------------------------------------------------------
@@ -506,3 +506,17 @@ def test_the_llm_is_not_asked_when_nothing_is_related_or_the_answer_is_certain(
         consolidate(mem, fact("Alice lives in Berlin"), owner="alice")  # exact
         consolidate(mem, fact("Alice lives in Paris"), owner="alice")  # same attribute
         assert llm.calls == []
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("I keep bees on my roof", "Alice keeps bees on their roof"),  # was "... on Alice's roof"
+        ("my sister and my brother live in Oslo", "Alice's sister and their brother live in Oslo"),
+        ("Me and my dog went hiking", "Alice and their dog went hiking"),
+        ("I told my boss I quit", "Alice told their boss Alice quits"),  # was "Alice tolds"
+        ("that book is mine", "That book is Alice's"),
+    ],
+)
+def test_the_name_is_said_once_then_a_pronoun(said: str, stored: str) -> None:
+    assert third_person(said, "Alice") == stored

@@ -55,12 +55,23 @@ _PRONOUNS = (
     (re.compile(r"\b(?:I'll|I’ll)\b"), "{who} will"),
     (re.compile(r"\b(?:I'd|I’d)\b"), "{who} would"),
     (re.compile(r"\bmyself\b", re.IGNORECASE), "themselves"),
-    (re.compile(r"\bmine\b(?!-)", re.IGNORECASE), "{who}'s"),
-    (re.compile(r"\bmy\b(?!-)", re.IGNORECASE), "{who}'s"),
-    (re.compile(r"\bme\b(?!-)", re.IGNORECASE), "{who}"),  # not "me-time"
+    (re.compile(r"\bmine\b(?!-)", re.IGNORECASE), "\x00mine\x00"),
+    (re.compile(r"\bmy\b(?!-)", re.IGNORECASE), "\x00my\x00"),
+    (re.compile(r"\bme\b(?!-)", re.IGNORECASE), "\x00me\x00"),  # not "me-time"
 )
+# "my", "mine" and "me" name the person the first time, and are pronouns once the name was said: "I keep bees on
+# my roof" → "Alice keeps bees on their roof", not "... on Alice's roof".
+_OBJECTS = re.compile("\x00(my|mine|me)\x00")
+_NAMED = {"my": "{who}'s", "mine": "{who}'s", "me": "{who}"}
+_PRONOUN = {"my": "their", "mine": "theirs", "me": "them"}
 _I_VERB = re.compile(r"\bI\s+(?P<verb>[a-z]+)\b(?![’'])")  # "I can't", "I won't": the verb stays as it is
-_KEEP = _wordset("can could will would shall should may might must did was had never always also really just ever")
+_KEEP = _wordset(
+    "can could will would shall should may might must did was had never always also really just ever "
+    # the past of common irregular verbs ("I told" is not "Alice tolds")
+    "ate became began bought brought built came caught chose drank drove felt flew forgot fought found gave "
+    "got grew heard held kept knew left lost made meant met paid ran sang sat saw said sent slept sold spent "
+    "spoke stood swam taught thought threw told took understood went woke won wore wrote"
+)
 
 
 def _third_verb(match: re.Match[str], who: str) -> str:
@@ -84,7 +95,16 @@ def third_person(text: str, who: str, *, capitalize: bool = True) -> str:
         out = pattern.sub(template.format(who=who), out)
     out = _I_VERB.sub(lambda m: _third_verb(m, who), out)
     out = re.sub(r"\bI\b", who, out)
+    out = _OBJECTS.sub(lambda m: _object(m, out, who), out)
     return out[:1].upper() + out[1:] if capitalize else out
+
+
+def _object(match: re.Match[str], text: str, who: str) -> str:
+    """ "my", "mine" or "me" at ``match``: the name, or a pronoun where the name was already said before it."""
+    before = _OBJECTS.sub(lambda m: _NAMED[m[1]].format(who=who), text[: match.start()])
+    said = re.search(rf"(?<!\w){re.escape(who)}(?!\w)", before) is not None
+    word = match[1]
+    return _PRONOUN[word] if said else _NAMED[word].format(who=who)
 
 
 def normalize_value(value: str) -> str:
