@@ -22,6 +22,10 @@ hits differ in size), the mean o200k tokens of the returned text at k=5/10 (each
 it, without the date prefix: ``speaker: text`` for a single turn, one such line per turn for a window), and
 recall latency p50/p95 (wall time of ``recall()`` including the query embedding; baselines: their own search).
 
+Then the off-topic queries of ``OFF_TOPIC`` (the same as bench/facts.py's) are asked in every conversation with
+the floor off, and the share that would return no message at the run's floor is reported; with ``--min-score 0``
+the report adds a table of floors applied to the recorded scores (R@5 / R@10 over categories 1-4, and that share).
+
 Embeddings are cached by text hash in ``bench/out/locomo-vectors.npz`` and the ingested store in
 ``bench/out/locomo-<hash>.db`` (the hash covers every ingested field and embedded text), so a second run
 only pays for the questions. ``--fresh`` ignores both caches.
