@@ -133,6 +133,25 @@ def test_langgraph_store_put_get_search_delete_and_namespaces(tmp_path: Path) ->
     assert again.get(("users", "bob", "memories"), "m1") is not None
 
 
+def test_langgraph_store_search_ranks_and_does_not_filter(tmp_path: Path) -> None:
+    # LangGraph's stores return up to `limit` items ranked, with scores; recall's floor (calibrated for the local
+    # model) left out "Alice is vegetarian" when the example agent was asked to plan a dinner.
+    pytest.importorskip("langgraph")
+    from memlane.embeddings import OnnxMiniLMEmbedder
+    from memlane.integrations.langgraph import MemlaneStore
+
+    settings = load_settings(embedder="none", worker="none")
+    with Memory(tmp_path / "g.db", agent="bot", settings=settings, embedder=OnnxMiniLMEmbedder(), llm=None) as mem:
+        store = MemlaneStore(mem, user="alice")
+        store.put(("memories", "alice"), "m1", {"text": "I am vegetarian"})
+        store.put(("memories", "alice"), "m2", {"text": "my sister Ana lives in Porto"})
+        assert mem.recall("Plan a dinner for me", user="alice", kinds=["fact"]) == []  # the floor, as recall has it
+        hits = store.search(("memories",), query="Plan a dinner for me", limit=5)
+        assert {h.key for h in hits} == {"m1", "m2"}
+        assert all(h.score is not None and 0 <= h.score <= 1 for h in hits)
+        assert [h.key for h in store.search(("memories",), query="Where does my sister live?")][:1] == ["m2"]
+
+
 def test_langmem_memory_tools_run_on_the_memlane_store(tmp_path: Path) -> None:
     pytest.importorskip("langmem")
     from langmem import create_manage_memory_tool, create_search_memory_tool

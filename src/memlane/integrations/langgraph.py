@@ -12,7 +12,10 @@ Each item is one fact of the store's user (category ``langgraph``), its text the
 ``content``) field, else the value as JSON; namespace, key and value are kept in the fact's metadata. Puts
 replace, deletes forget (history purged). ``search`` with a query ranks through :meth:`Memory.recall`
 (keyword + vector), then keeps the namespace prefix and the ``filter`` (equality on value fields); without a
-query it lists. Reads by key scan the user's langgraph facts (fine up to some thousands of items; the
+query it lists. As LangGraph's own stores do, a search ranks and does not filter: it returns up to ``limit``
+items whatever they match, each with its recall score (0 to 1, the same scale in every query), which a caller
+may cut (``recall``'s default floor, 0.08 with the local model, would leave out "Alice is vegetarian" for
+"Plan a dinner for me"). Reads by key scan the user's langgraph facts (fine up to some thousands of items; the
 namespace is not indexed). Needs ``pip install 'memlane[langgraph]'``.
 """
 
@@ -109,8 +112,8 @@ class MemlaneStore(BaseStore):
     ) -> list[SearchItem]:
         ranked: list[tuple[Fact, float | None]]
         if query and query.strip():
-            hits = self.memory.recall(
-                query, user=self.user, kinds=["fact"], limit=self.recall_pool, metadata={_MARK: True}
+            hits = self.memory.recall(  # ranked, not floored: a store's search returns up to `limit` items
+                query, user=self.user, kinds=["fact"], limit=self.recall_pool, metadata={_MARK: True}, min_score=0
             )
             by_id = {f.id: f for f in self._facts()}
             ranked = [(by_id[h.id], h.score) for h in hits if h.id in by_id]
