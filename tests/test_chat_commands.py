@@ -208,3 +208,23 @@ def test_without_an_llm_chat_messages_are_still_stored_so_reset_clears_them(tmp_
     assert [(m.user, m.content) for m in mem.history("#general")] == [("alice", "hello there")]
     assert run(bot, "#general", "alice", "!chat reset") == "🔄 Conversation reset! (1 messages cleared)"
     assert mem.history("#general") == []
+
+
+def test_forget_with_a_fact_forgets_that_fact_only(tmp_path: Path) -> None:
+    # "!chat forget bees" used to clear every fact the user had given in the channel, the word ignored.
+    mem = _memory(tmp_path / "bot.db")
+    bot = ChatCommands(mem, None)
+    run(bot, "#general", "alice", "!chat remember I keep bees on my roof")
+    run(bot, "#general", "alice", "!chat remember my favourite tea is oolong")
+    run(bot, "#general", "bob", "!chat remember I keep bees too")
+    assert run(bot, "#general", "alice", "!chat forget submarines") == (
+        "🤔 I have no fact of yours that says 'submarines' (!chat recall <topic> shows what I keep)"
+    )
+    assert len(mem.facts(user="alice")) == 2  # nothing lost to a word that matches nothing
+    assert run(bot, "#general", "alice", "!chat forget that I keep bees on my roof") == (
+        "🗑️ Forgotten: Alice keeps bees on their roof"
+    )
+    assert [f.content for f in mem.facts(user="alice")] == ["Alice's favourite tea is oolong"]
+    assert "Bob keeps bees" in run(bot, "#general", "bob", "!chat recall bees")  # only the speaker's own facts
+    assert run(bot, "#general", "alice", "!chat forget") == "🗑️ Memories cleared!"
+    assert mem.facts(user="alice") == []

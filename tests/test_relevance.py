@@ -212,3 +212,14 @@ def test_a_list_whose_first_hits_match_nothing_scores_as_they_do() -> None:
     answered = {("message", 0): 0.47, ("message", 3): 0.2}
     scores = [f.score for f in _scaled(found, answered)]
     assert scores[0] == pytest.approx(0.47) and scores == sorted(scores, reverse=True), scores
+
+
+def test_forgetting_a_fact_said_in_the_first_person(store_url: str, minilm: OnnxMiniLMEmbedder) -> None:
+    # remember() stores "I keep bees on my roof" as "Bob keeps bees on their roof"; forget_matching compared the
+    # words as said with the stored text, so with the local model the same sentence forgot nothing.
+    settings = load_settings(embedder="none", worker="none")
+    with Memory(store_url, agent="bot", settings=settings, embedder=minilm, clock=lambda: NOW) as mem:
+        bees = mem.remember("I keep bees on my roof", user="bob")
+        tea = mem.remember("my favourite tea is oolong", user="bob")
+        assert [f.id for f in mem.forget_matching("forget that I keep bees on my roof", user="bob")] == [bees.id]
+        assert [f.id for f in mem.facts(user="bob")] == [tea.id]

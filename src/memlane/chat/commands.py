@@ -6,6 +6,7 @@
 | ``!chat remember <fact>`` | a fact the user owns, from this channel | ``💾 I'll remember that!`` |
 | ``!chat recall <topic>`` | the user's facts from this channel about it | ``💭 Here's what I remember:`` + lines |
 | ``!chat forget`` | forgets the facts the user remembered in this channel | ``🗑️ Memories cleared!`` |
+| ``!chat forget <fact>`` | forgets the user's fact that says it (nothing else) | ``🗑️ Forgotten: Alice keeps bees`` |
 | ``!chat reset`` | clears the channel's conversation; facts stay | ``🔄 Conversation reset! (N messages cleared)`` |
 | ``!chat persona [name]`` | shows or sets the channel's persona (its system prompt) | ``🎭 Persona set to <name>.`` |
 | ``!chat help`` | the commands | one line per command |
@@ -45,6 +46,8 @@ DEFAULT_TEMPLATES: dict[str, str] = {
     "recall_header": "💭 Here's what I remember:",
     "recall_line": "• {text}",
     "forgotten": "🗑️ Memories cleared!",
+    "forgotten_one": "🗑️ Forgotten: {fact}",
+    "forget_none": "🤔 I have no fact of yours that says '{fact}' ({prefix} recall <topic> shows what I keep)",
     "reset": "🔄 Conversation reset! ({count} messages cleared)",
     "persona_set": "🎭 Persona set to {persona}.",
     "persona_shown": "🎭 Persona: {persona} (available: {available})",
@@ -56,14 +59,15 @@ DEFAULT_TEMPLATES: dict[str, str] = {
         "{prefix} <message> — talk to me (I remember the channel's conversation)\n"
         "{prefix} remember <fact> — I keep a fact of yours from this channel\n"
         "{prefix} recall <topic> — what I remember of yours from this channel about it\n"
-        "{prefix} forget — I forget the facts you gave me in this channel\n"
+        "{prefix} forget [fact] — I forget that fact of yours; alone, every fact you gave me in this channel\n"
         "{prefix} reset — clear this channel's conversation (facts stay)\n"
         "{prefix} persona [name] — show or set this channel's persona\n"
         "{prefix} help — this list"
     ),
 }
 """The default reply texts. Keys: answer, usage, remembered, recall_none, recall_header, recall_line, forgotten,
-reset, persona_set, persona_shown, persona_unknown, no_llm, llm_error, bad_input, help."""
+forgotten_one, forget_none, reset, persona_set, persona_shown, persona_unknown, no_llm, llm_error, bad_input,
+help."""
 
 DEFAULT_PERSONAS: dict[str, str] = {
     "default": "You are a friendly, helpful assistant in a group chat. Answer briefly.",
@@ -162,6 +166,11 @@ class ChatCommands:
         return Reply("\n".join(lines))
 
     async def _forget(self, channel: str, user: str, rest: str) -> Reply:
+        if rest:  # one fact, by what it says: never everything because a word was added
+            gone = await self.memory.forget_matching(rest, user=user)
+            if not gone:
+                return self._say("forget_none", fact=rest)
+            return self._say("forgotten_one", fact="; ".join(f.content for f in gone), count=len(gone))
         count = await self.memory.forget_all(user, thread=channel)
         return self._say("forgotten", count=count)
 

@@ -83,14 +83,7 @@ class FactsMixin(MemoryBase):
             ('alice', 'private')
         """
         owner = check_optional_key(user, "user")
-        text = check_content(content, "content", self.settings.max_content_chars).strip()
-        if owner is not None and _FIRST_PERSON.search(text):
-            from ..pipeline.attributes import third_person  # the pipeline loads when it is used
-            from ..pipeline.stated import display_name
-
-            name = display_name(self, owner)
-            text = third_person(text, name, capitalize=False)
-            text = text if text.startswith(name) else text[:1].upper() + text[1:]  # "u7 likes tea" stays
+        text = self._as_stored(check_content(content, "content", self.settings.max_content_chars).strip(), owner)
         fact = NewFact(
             content=text,
             category=check_category(category),
@@ -339,6 +332,7 @@ class FactsMixin(MemoryBase):
         """
         owner = check_optional_key(user, "user")
         wanted = _FORGET_LEAD.sub("", check_content(text, "text", self.settings.max_content_chars)).strip()
+        wanted = self._as_stored(wanted, owner)  # "forget that I keep bees" is about "Alice keeps bees"
         words = term_set(wanted)
         if not words:
             raise InvalidInput("say what to forget: the text has no content words")
@@ -363,6 +357,18 @@ class FactsMixin(MemoryBase):
             ids = [f.id for f in candidates]
             self.store.delete_facts(self.agent, ids, actor=owner, now=self._now(), purge_history=purge, jobs=jobs)
         return candidates
+
+    def _as_stored(self, text: str, owner: str | None) -> str:
+        """``text`` as a fact of ``owner`` is stored: a first-person statement in the third person, with the
+        owner's display name (the agent's own facts, ``owner=None``, as written)."""
+        if owner is None or not _FIRST_PERSON.search(text):
+            return text
+        from ..pipeline.attributes import third_person  # the pipeline loads when it is used
+        from ..pipeline.stated import display_name
+
+        name = display_name(self, owner)
+        text = third_person(text, name, capitalize=False)
+        return text if text.startswith(name) else text[:1].upper() + text[1:]  # "u7 likes tea" stays
 
     def forget_all(
         self,
