@@ -95,16 +95,22 @@ def third_person(text: str, who: str, *, capitalize: bool = True) -> str:
         out = pattern.sub(template.format(who=who), out)
     out = _I_VERB.sub(lambda m: _third_verb(m, who), out)
     out = re.sub(r"\bI\b", who, out)
-    out = _OBJECTS.sub(lambda m: _object(m, out, who), out)
+    out = _objects(out, who)
     return out[:1].upper() + out[1:] if capitalize else out
 
 
-def _object(match: re.Match[str], text: str, who: str) -> str:
-    """ "my", "mine" or "me" at ``match``: the name, or a pronoun where the name was already said before it."""
-    before = _OBJECTS.sub(lambda m: _NAMED[m[1]].format(who=who), text[: match.start()])
-    said = re.search(rf"(?<!\w){re.escape(who)}(?!\w)", before) is not None
-    word = match[1]
-    return _PRONOUN[word] if said else _NAMED[word].format(who=who)
+def _objects(text: str, who: str) -> str:
+    """Each "my", "mine" or "me" marked in ``text``: the name until the name was said, a pronoun after."""
+    name = re.compile(rf"(?<!\w){re.escape(who)}(?!\w)")
+    parts = _OBJECTS.split(text)  # text, word, text, word, ..., text
+    said = False
+    for i, part in enumerate(parts):
+        if i % 2:
+            parts[i] = _PRONOUN[part] if said else _NAMED[part].format(who=who)
+            said = True
+        else:
+            said = said or name.search(part) is not None
+    return "".join(parts)
 
 
 def normalize_value(value: str) -> str:
